@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages wallet-orders needs, if any are missing. Safe to run repeatedly.
+#   libzip-dev, libssl-dev, libsqlite3-dev, pkg-config: the system libraries the package links
+#   openssl, zip, unzip, python3: the tests, TestArchives/generate.sh and the benchmark comparison
+set -euo pipefail
+packages=(libzip-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

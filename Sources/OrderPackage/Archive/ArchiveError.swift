@@ -1,0 +1,91 @@
+/// A problem with the zip container or one of its entries.
+public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertible {
+    case notZip
+    case corrupt(entry: String?, reason: String)
+    case archiveTooLarge(size: Int, limit: Int)
+    case uncompressedTooLarge(limit: Int)
+    case tooManyEntries(count: Int, limit: Int)
+    case entryTooLarge(entry: String, limit: Int)
+    case unsafePath(entry: String, reason: String)
+    case duplicateEntry(String)
+    case encryptedEntry(String)
+    case unsupportedCompression(entry: String, method: Int)
+    case symbolicLink(String)
+    case metadataFile(String)
+    case nestedRoot(folder: String)
+    case missingFile(String, hint: String?)
+
+    public var code: VerificationIssue.Code {
+        switch self {
+        case .notZip: .archiveNotZip
+        case .corrupt: .archiveCorrupt
+        case .archiveTooLarge, .uncompressedTooLarge: .archiveTooLarge
+        case .tooManyEntries: .archiveTooManyEntries
+        case .entryTooLarge: .archiveEntryTooLarge
+        case .unsafePath: .archiveUnsafePath
+        case .duplicateEntry: .archiveDuplicateEntry
+        case .encryptedEntry: .archiveEncryptedEntry
+        case .unsupportedCompression: .archiveUnsupportedCompression
+        case .symbolicLink: .archiveSymbolicLink
+        case .metadataFile: .archiveMetadataFile
+        case .nestedRoot: .archiveNestedRoot
+        case .missingFile: .archiveMissingFile
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notZip:
+            "the file is not a zip archive"
+        case .corrupt(_, let reason):
+            "the archive is damaged: \(reason)"
+        case .archiveTooLarge(let size, let limit):
+            "the archive is \(size) bytes; the limit is \(limit) bytes"
+        case .uncompressedTooLarge(let limit):
+            "the entries inflate to more than \(limit) bytes in total"
+        case .tooManyEntries(let count, let limit):
+            "the archive has \(count) entries; the limit is \(limit)"
+        case .entryTooLarge(_, let limit):
+            "the entry inflates to more than \(limit) bytes"
+        case .unsafePath(_, let reason):
+            "unsafe entry name: \(reason)"
+        case .duplicateEntry:
+            "the name appears more than once in the archive"
+        case .encryptedEntry:
+            "the entry is encrypted; order packages cannot contain encrypted files"
+        case .unsupportedCompression(_, let method):
+            "compression method \(method) is not allowed; use stored (0) or deflate (8)"
+        case .symbolicLink:
+            "the entry is a symbolic link; order packages contain regular files only"
+        case .metadataFile:
+            "metadata files (.DS_Store, __MACOSX/, ._*) must not be in an order package"
+        case .nestedRoot(let folder):
+            "every file sits inside the folder '\(folder)/'; zip the folder's contents, not the folder itself"
+        case .missingFile(let name, let hint):
+            "the package has no \(name)" + (hint.map { "; \($0)" } ?? "")
+        }
+    }
+
+    public var path: String? {
+        switch self {
+        case .notZip, .archiveTooLarge, .uncompressedTooLarge, .tooManyEntries, .nestedRoot:
+            nil
+        case .corrupt(let entry, _):
+            entry
+        case .entryTooLarge(let entry, _), .unsafePath(let entry, _), .unsupportedCompression(let entry, _):
+            entry
+        case .duplicateEntry(let entry), .encryptedEntry(let entry), .symbolicLink(let entry),
+            .metadataFile(let entry), .missingFile(let entry, _):
+            entry
+        }
+    }
+}
+
+/// Why an archive could not be read: every problem found, not just the first.
+public struct ArchiveRejection: Error, Sendable, Hashable {
+    public var errors: [ArchiveError]
+
+    public init(_ errors: [ArchiveError]) {
+        self.errors = errors
+    }
+}

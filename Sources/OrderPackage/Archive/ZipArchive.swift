@@ -1,0 +1,243 @@
+import CZip
+import Foundation
+
+/// The files of a zip archive, read from memory through libzip with ``ArchiveLimits`` enforced
+/// while inflating.
+///
+/// Reading never writes to disk and never trusts the sizes in the central directory: each entry
+/// is inflated in chunks and abandoned as soon as it, or the running total, passes its limit, so
+/// a zip bomb costs at most the limit in memory.
+///
+/// ```swift
+/// let archive = try ZipArchive(reading: bytes)
+/// let orderJSON = archive["order.json"]
+/// ```
+public struct ZipArchive: Sendable {
+    /// One regular file of the archive.
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var contents: Data
+        public var compression: CompressionMethod
+    }
+
+    /// The two compression methods order packages may use.
+    public enum CompressionMethod: Int, Sendable, Hashable, Codable {
+        case stored = 0
+        case deflate = 8
+    }
+
+    /// Regular files in central-directory order. Directory entries are not included.
+    public let entries: [Entry]
+    private let indexByName: [String: Int]
+
+    /// Reads every file of `data`.
+    ///
+    /// - Throws: ``ArchiveRejection`` listing every problem found. Container-level problems (not a
+    ///   zip, damaged, over a limit) end the reading at once; problems with individual entry
+    ///   names are collected for all entries before giving up.
+    public init(reading data: Data, limits: ArchiveLimits = ArchiveLimits()) throws(ArchiveRejection) {
+        // libzip opens zero bytes as an empty archive; a zero-byte file is not a zip.
+        guard !data.isEmpty else { throw ArchiveRejection([.notZip]) }
+        guard data.count <= limits.maximumArchiveSize else {
+            throw ArchiveRejection([.archiveTooLarge(size: data.count, limit: limits.maximumArchiveSize)])
+        }
+        let result: Result<[Entry], ArchiveRejection> = data.withUnsafeBytes { buffer in
+            Result { () throws(ArchiveRejection) -> [Entry] in try Self.readEntries(buffer, limits: limits) }
+        }
+        entries = try result.get()
+        var index: [String: Int] = [:]
+        for (position, entry) in entries.enumerated() { index[entry.name] = position }
+        indexByName = index
+    }
+
+    /// The contents of the file called `name`, if present.
+    public subscript(name: String) -> Data? {
+        indexByName[name].map { entries[$0].contents }
+    }
+
+    /// Whether a file called `name` is present.
+    public func contains(_ name: String) -> Bool {
+        indexByName[name] != nil
+    }
+
+    /// The names of all files, in archive order.
+    public var names: [String] {
+        entries.map(\.name)
+    }
+
+    // MARK: - Reading
+
+    private static let chunkSize = 64 << 10
+
+    private static func readEntries(
+        _ buffer: UnsafeRawBufferPointer,
+        limits: ArchiveLimits
+    ) throws(ArchiveRejection) -> [Entry] {
+        let archive: LibZipArchive
+        do {
+            let source = try LibZipSource(borrowing: buffer)
+            archive = try LibZipArchive(source: source, flags: ZIP_RDONLY)
+        } catch {
+            throw ArchiveRejection([openError(error, buffer: buffer)])
+        }
+        guard let handle = archive.pointer else { throw ArchiveRejection([.corrupt(entry: nil, reason: "unreadable")]) }
+
+        let count = zip_get_num_entries(handle, 0)
+        guard count >= 0 else { throw ArchiveRejection([.corrupt(entry: nil, reason: "unreadable central directory")]) }
+        guard count <= limits.maximumEntryCount else {
+            throw ArchiveRejection([.tooManyEntries(count: Int(count), limit: limits.maximumEntryCount)])
+        }
+
+        // Pass 1: inspect the central directory; nothing is inflated yet.
+        var problems: [ArchiveError] = []
+        var files: [(index: zip_uint64_t, name: String, size: UInt64, method: CompressionMethod)] = []
+        var seen: Set<String> = []
+        var declaredTotal: UInt64 = 0
+        for index in 0..<zip_uint64_t(count) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(handle, index, zip_flags_t(ZIP_FL_ENC_RAW), &stat) == 0, let rawName = stat.name
+            else {
+                throw ArchiveRejection([.corrupt(entry: nil, reason: "entry \(index) cannot be read")])
+            }
+            let rawBytes = UnsafeRawBufferPointer(start: rawName, count: strlen(rawName))
+            guard let name = String(validating: rawBytes, as: UTF8.self) else {
+                let printable = String(decoding: rawBytes, as: UTF8.self)
+                problems.append(.unsafePath(entry: printable, reason: "the name is not valid UTF-8"))
+                continue
+            }
+            if let reason = ArchiveEntryName.unsafeReason(name) {
+                problems.append(.unsafePath(entry: name, reason: reason))
+                continue
+            }
+            if ArchiveEntryName.isMetadata(name) {
+                problems.append(.metadataFile(name))
+                continue
+            }
+            guard seen.insert(name).inserted else {
+                problems.append(.duplicateEntry(name))
+                continue
+            }
+            if isSymbolicLink(handle, index) {
+                problems.append(.symbolicLink(name))
+                continue
+            }
+            if ArchiveEntryName.isDirectory(name) { continue }
+            if stat.valid & zip_uint64_t(ZIP_STAT_ENCRYPTION_METHOD) != 0, stat.encryption_method != ZIP_EM_NONE {
+                problems.append(.encryptedEntry(name))
+                continue
+            }
+            guard let method = CompressionMethod(rawValue: Int(stat.comp_method)) else {
+                problems.append(.unsupportedCompression(entry: name, method: Int(stat.comp_method)))
+                continue
+            }
+            if stat.size > UInt64(limits.maximumEntrySize) {
+                problems.append(.entryTooLarge(entry: name, limit: limits.maximumEntrySize))
+                continue
+            }
+            declaredTotal += stat.size
+            files.append((index, name, stat.size, method))
+        }
+        guard problems.isEmpty else { throw ArchiveRejection(problems) }
+        guard declaredTotal <= UInt64(limits.maximumTotalUncompressedSize) else {
+            throw ArchiveRejection([.uncompressedTooLarge(limit: limits.maximumTotalUncompressedSize)])
+        }
+
+        // Pass 2: inflate, trusting none of the declared sizes.
+        var entries: [Entry] = []
+        entries.reserveCapacity(files.count)
+        var total = 0
+        for file in files {
+            let contents = try inflate(
+                handle, file.index, name: file.name, declaredSize: file.size, limits: limits, total: &total)
+            entries.append(Entry(name: file.name, contents: contents, compression: file.method))
+        }
+        return entries
+    }
+
+    private static func inflate(
+        _ handle: OpaquePointer,
+        _ index: zip_uint64_t,
+        name: String,
+        declaredSize: UInt64,
+        limits: ArchiveLimits,
+        total: inout Int
+    ) throws(ArchiveRejection) -> Data {
+        guard let file = zip_fopen_index(handle, index, 0) else {
+            let error = LibZipError(archive: handle)
+            throw ArchiveRejection([readError(error, entry: name)])
+        }
+        defer { zip_fclose(file) }
+
+        var contents = Data()
+        contents.reserveCapacity(Int(min(declaredSize, UInt64(limits.maximumEntrySize))))
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, zip_uint64_t($0.count)) }
+            if read < 0 {
+                throw ArchiveRejection([readError(LibZipError(file: file), entry: name)])
+            }
+            if read == 0 { break }
+            contents.append(contentsOf: chunk[0..<Int(read)])
+            total += Int(read)
+            if contents.count > limits.maximumEntrySize {
+                throw ArchiveRejection([.entryTooLarge(entry: name, limit: limits.maximumEntrySize)])
+            }
+            if total > limits.maximumTotalUncompressedSize {
+                throw ArchiveRejection([.uncompressedTooLarge(limit: limits.maximumTotalUncompressedSize)])
+            }
+            // libzip keeps inflating past the declared size; output beyond it proves the headers
+            // lie, so stop now rather than at the limit.
+            if UInt64(contents.count) > declaredSize {
+                throw ArchiveRejection([
+                    .corrupt(entry: name, reason: "the entry inflates beyond the \(declaredSize) bytes its header declares")
+                ])
+            }
+        }
+        guard UInt64(contents.count) == declaredSize else {
+            throw ArchiveRejection([
+                .corrupt(entry: name, reason: "inflated to \(contents.count) bytes, the directory says \(declaredSize)")
+            ])
+        }
+        return contents
+    }
+
+    /// Unix symlinks carry S_IFLNK in the high 16 bits of the external attributes.
+    private static func isSymbolicLink(_ handle: OpaquePointer, _ index: zip_uint64_t) -> Bool {
+        var system: zip_uint8_t = 0
+        var attributes: zip_uint32_t = 0
+        guard zip_file_get_external_attributes(handle, index, 0, &system, &attributes) == 0 else { return false }
+        guard system == zip_uint8_t(ZIP_OPSYS_UNIX) else { return false }
+        let fileType = (attributes >> 16) & 0o170000
+        return fileType == 0o120000
+    }
+
+    private static func openError(_ error: LibZipError, buffer: UnsafeRawBufferPointer) -> ArchiveError {
+        switch error.code {
+        case ZIP_ER_NOZIP:
+            // A local-file header without an end-of-central-directory record is a cut-off zip.
+            let localHeader: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+            if buffer.count >= 4, Array(buffer.prefix(4)) == localHeader {
+                return .corrupt(entry: nil, reason: "truncated: the end of central directory record is missing")
+            }
+            return .notZip
+        case ZIP_ER_MULTIDISK:
+            return .corrupt(entry: nil, reason: "multi-disk archives are not supported")
+        default:
+            return .corrupt(entry: nil, reason: error.description)
+        }
+    }
+
+    private static func readError(_ error: LibZipError, entry: String) -> ArchiveError {
+        switch error.code {
+        case ZIP_ER_CRC:
+            .corrupt(entry: entry, reason: "CRC mismatch: the entry's contents do not match its checksum")
+        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD:
+            .encryptedEntry(entry)
+        case ZIP_ER_COMPNOTSUPP:
+            .unsupportedCompression(entry: entry, method: -1)
+        default:
+            .corrupt(entry: entry, reason: error.description)
+        }
+    }
+}

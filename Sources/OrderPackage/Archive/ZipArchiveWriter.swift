@@ -1,0 +1,79 @@
+import CZip
+import Foundation
+
+/// Writes a zip archive in memory through libzip.
+///
+/// ```swift
+/// var writer = ZipArchiveWriter(modificationDate: Date())
+/// writer.add("order.json", contents: json)
+/// let bytes = try writer.finish()
+/// ```
+public struct ZipArchiveWriter: Sendable {
+    /// A file queued for writing.
+    public struct File: Sendable, Hashable {
+        public var name: String
+        public var contents: Data
+        public var compression: ZipArchive.CompressionMethod
+    }
+
+    /// The time stamped on every entry (zip stores it with 2-second resolution).
+    public var modificationDate: Date
+    public private(set) var files: [File] = []
+
+    public init(modificationDate: Date) {
+        self.modificationDate = modificationDate
+    }
+
+    /// Queues a file. Names are written as given, flagged UTF-8.
+    public mutating func add(
+        _ name: String, contents: Data, compression: ZipArchive.CompressionMethod = .deflate
+    ) {
+        files.append(File(name: name, contents: contents, compression: compression))
+    }
+
+    /// Writes the queued files, in order, and returns the archive's bytes.
+    public func finish() throws(ArchiveWriteError) -> Data {
+        do throws(LibZipError) {
+            let target = try LibZipSource()
+            let archive = try LibZipArchive(source: target, flags: ZIP_TRUNCATE)
+            guard let handle = archive.pointer else { throw LibZipError(code: ZIP_ER_INTERNAL) }
+            for file in files {
+                try add(file, to: handle)
+            }
+            try archive.close()
+            return try target.readAll()
+        } catch {
+            throw ArchiveWriteError(reason: error.description)
+        }
+    }
+
+    private func add(_ file: File, to handle: OpaquePointer) throws(LibZipError) {
+        // libzip frees the copy (freep = 1) once the archive is written or discarded.
+        guard let copy = malloc(max(file.contents.count, 1)) else { throw LibZipError(code: ZIP_ER_MEMORY) }
+        file.contents.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        guard let source = zip_source_buffer(handle, copy, zip_uint64_t(file.contents.count), 1) else {
+            free(copy)
+            throw LibZipError(archive: handle)
+        }
+        let index = zip_file_add(handle, file.name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+        guard index >= 0 else {
+            zip_source_free(source)
+            throw LibZipError(archive: handle)
+        }
+        let entry = zip_uint64_t(index)
+        let method: Int32 = file.compression == .stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE
+        let regularFile: zip_uint32_t = 0o100644 << 16
+        guard zip_set_file_compression(handle, entry, method, 0) == 0,
+            zip_file_set_mtime(handle, entry, ASN1Time.epochSeconds(modificationDate), 0) == 0,
+            zip_file_set_external_attributes(handle, entry, 0, zip_uint8_t(ZIP_OPSYS_UNIX), regularFile) == 0
+        else { throw LibZipError(archive: handle) }
+    }
+}
+
+/// libzip could not write an archive (out of memory, or an invalid name).
+public struct ArchiveWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "could not write the archive: \(reason)" }
+}

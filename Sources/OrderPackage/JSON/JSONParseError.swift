@@ -1,0 +1,39 @@
+/// Why a document is not acceptable JSON, and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        case empty
+        case unexpectedEnd
+        case unexpectedCharacter(String)
+        case invalidUTF8
+        case invalidEscape
+        case invalidNumber
+        case controlCharacterInString
+        case tooDeep(limit: Int)
+        case duplicateKey(String)
+        case trailingContent
+    }
+
+    public var reason: Reason
+    /// Byte offset, and the 1-based line and column of that byte.
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+    /// The member or element being read when parsing stopped.
+    public var path: JSONPath
+
+    public var description: String {
+        let location = "line \(line), column \(column)"
+        switch reason {
+        case .empty: return "the document is empty"
+        case .unexpectedEnd: return "the document ends too early (\(location))"
+        case .unexpectedCharacter(let character): return "unexpected \(character) at \(location)"
+        case .invalidUTF8: return "invalid UTF-8 at \(location)"
+        case .invalidEscape: return "invalid escape sequence at \(location)"
+        case .invalidNumber: return "invalid number at \(location)"
+        case .controlCharacterInString: return "unescaped control character in a string at \(location)"
+        case .tooDeep(let limit): return "nesting deeper than \(limit) levels at \(location)"
+        case .duplicateKey(let key): return "duplicate key \"\(key)\" at \(location)"
+        case .trailingContent: return "unexpected content after the document at \(location)"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A parsed JSON document that keeps what `JSONSerialization` throws away: the order of object
+/// members and the literal text of numbers (so `"12.50"` and `12.50` become exact `Decimal`s).
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// The number exactly as written, e.g. `12.50` or `1e3`.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The JSON type's name, for messages ("expected a string, found an array").
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON object: members in document order; keys are unique (the parser rejects duplicates).
+public struct JSONObject: Sendable, Hashable {
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public private(set) var members: [Member]
+
+    public init(_ members: [Member] = []) {
+        self.members = members
+    }
+
+    /// The value for `key`. Objects in order documents are small, so a linear scan beats hashing.
+    public subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+
+    public var keys: [String] {
+        members.map(\.key)
+    }
+}

@@ -1,0 +1,29 @@
+import COpenSSL
+import Foundation
+
+/// SHA-256 through OpenSSL's EVP interface.
+enum SHA256Digest {
+    /// The digest of `bytes` as 64 lowercase hexadecimal digits.
+    static func hex(of bytes: Data) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { buffer in
+            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
+        }
+        // EVP_Digest with SHA-256 cannot fail short of memory exhaustion; an empty result never
+        // equals a real 64-digit hash, so a failure shows up as a mismatch rather than a pass.
+        guard ok == 1 else { return "" }
+        return hexString(digest.prefix(Int(length)))
+    }
+
+    static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(64)
+        for byte in bytes {
+            result.append(digits[Int(byte >> 4)])
+            result.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}

@@ -1,0 +1,147 @@
+import COpenSSL
+import COpenSSLShims
+import Foundation
+
+/// An owned, immutable OpenSSL `X509` certificate.
+///
+/// `@unchecked Sendable`: the wrapper never mutates the certificate after creation, and OpenSSL 3
+/// guards the lazily computed extension cache inside `X509` with its own lock.
+final class X509Certificate: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Takes ownership of one reference to `pointer`.
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// Shares a borrowed certificate: takes a new reference so the wrapper may outlive its source.
+    convenience init(borrowing pointer: OpaquePointer) {
+        X509_up_ref(pointer)
+        self.init(taking: pointer)
+    }
+
+    /// Parses one DER-encoded certificate; trailing bytes are an error.
+    convenience init(der: Data) throws(OpenSSLError) {
+        OpenSSLError.clearQueue()
+        let parsed: OpaquePointer? = der.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            guard let certificate = d2i_X509(nil, &cursor, buffer.count) else { return nil }
+            guard cursor == base + buffer.count else {
+                X509_free(certificate)
+                return nil
+            }
+            return certificate
+        }
+        guard let parsed else { throw OpenSSLError("parse a DER certificate") }
+        self.init(taking: parsed)
+    }
+
+    /// Parses every certificate in PEM text, or a single DER certificate.
+    static func certificates(pemOrDER data: Data) throws(OpenSSLError) -> [X509Certificate] {
+        guard data.starts(with: Array("-----BEGIN".utf8)) || data.prefix(64).contains(UInt8(ascii: "-")) else {
+            return [try X509Certificate(der: data)]
+        }
+        OpenSSLError.clearQueue()
+        let bio = try MemoryBIO(data)
+        var certificates: [X509Certificate] = []
+        while let certificate = PEM_read_bio_X509(bio.pointer, nil, nil, nil) {
+            certificates.append(X509Certificate(taking: certificate))
+        }
+        // The loop ends with a "no start line" error at the end of the text; anything else is real.
+        let error = OpenSSLError("parse PEM certificates")
+        guard !certificates.isEmpty else { throw error }
+        return certificates
+    }
+
+    /// The DER encoding.
+    var derBytes: Data {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(pointer, &buffer)
+        guard length > 0, let buffer else { return Data() }
+        defer { wo_OPENSSL_free(buffer) }
+        return Data(bytes: buffer, count: Int(length))
+    }
+
+    /// Lowercase hex SHA-256 of the DER encoding.
+    var sha256Fingerprint: String {
+        SHA256Digest.hex(of: derBytes)
+    }
+
+    /// The subject in certificate order with RFC 2253 escaping, e.g.
+    /// `UID=order.com.example.shop,CN=Order Type ID: …,OU=ABCDE12345,O=…,C=US`.
+    var subjectDescription: String {
+        Self.describe(X509_get_subject_name(pointer))
+    }
+
+    /// The issuer, formatted like ``subjectDescription``.
+    var issuerDescription: String {
+        Self.describe(X509_get_issuer_name(pointer))
+    }
+
+    /// The first subject attribute with the given NID (e.g. `NID_organizationalUnitName`), as UTF-8.
+    func subjectAttribute(_ nid: Int32) -> String? {
+        guard let name = X509_get_subject_name(pointer) else { return nil }
+        let index = X509_NAME_get_index_by_NID(name, nid, -1)
+        guard index >= 0, let entry = X509_NAME_get_entry(name, index),
+            let value = X509_NAME_ENTRY_get_data(entry)
+        else { return nil }
+        var utf8: UnsafeMutablePointer<UInt8>?
+        let length = ASN1_STRING_to_UTF8(&utf8, value)
+        guard length >= 0, let utf8 else { return nil }
+        defer { wo_OPENSSL_free(utf8) }
+        return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
+    }
+
+    var notBefore: Date? {
+        X509_get0_notBefore(pointer).flatMap(ASN1Time.date(from:))
+    }
+
+    var notAfter: Date? {
+        X509_get0_notAfter(pointer).flatMap(ASN1Time.date(from:))
+    }
+
+    /// Whether the certificate is valid at `date` (notBefore ≤ date ≤ notAfter).
+    func isValid(at date: Date) -> Bool {
+        guard let notBefore, let notAfter else { return false }
+        return notBefore <= date && date <= notAfter
+    }
+
+    /// The raw `extnValue` contents (DER) of the extension with the given dotted OID.
+    func extensionValue(oid: String) -> Data? {
+        guard let object = try? ASN1Object(dotted: oid) else { return nil }
+        let index = X509_get_ext_by_OBJ(pointer, object.pointer, -1)
+        guard index >= 0, let ext = X509_get_ext(pointer, index),
+            let octets = X509_EXTENSION_get_data(ext),
+            let bytes = ASN1_STRING_get0_data(octets)
+        else { return nil }
+        return Data(bytes: bytes, count: Int(ASN1_STRING_length(octets)))
+    }
+
+    func hasExtension(oid: String) -> Bool {
+        extensionValue(oid: oid) != nil
+    }
+
+    /// The dotted OIDs in the extended key usage extension (empty when absent).
+    var extendedKeyUsages: [String] {
+        guard let raw = X509_get_ext_d2i(pointer, NID_ext_key_usage, nil, nil) else { return [] }
+        let usages = OpaquePointer(raw)
+        defer { EXTENDED_KEY_USAGE_free(usages) }
+        return (0..<wo_sk_ASN1_OBJECT_num(usages)).compactMap { index in
+            wo_sk_ASN1_OBJECT_value(usages, index).map(ASN1Object.dottedText(of:))
+        }
+    }
+
+    private static func describe(_ name: OpaquePointer?) -> String {
+        guard let name, let bio = try? MemoryBIO() else { return "" }
+        // RFC 2253 escaping, but in certificate order (no DN_REV) and with non-ASCII characters
+        // printed as UTF-8 (no ESC_MSB), which is how people read them.
+        let flags = wo_XN_FLAG_RFC2253() & ~UInt(ASN1_STRFLGS_ESC_MSB) & ~UInt(XN_FLAG_DN_REV)
+        guard X509_NAME_print_ex(bio.pointer, name, 0, flags) >= 0 else { return "" }
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    deinit {
+        X509_free(pointer)
+    }
+}

@@ -1,0 +1,23 @@
+/// What reading `order.json` found: problems, and the package files it refers to.
+final class OrderFindings {
+    struct FileReference {
+        var name: String
+        var path: JSONPath
+    }
+
+    private(set) var errors: [OrderError] = []
+    private(set) var warnings: [OrderError] = []
+    private(set) var fileReferences: [FileReference] = []
+
+    func record(_ finding: OrderError) {
+        if finding.isError {
+            errors.append(finding)
+        } else {
+            warnings.append(finding)
+        }
+    }
+
+    func referenceFile(_ name: String, at path: JSONPath) {
+        fileReferences.append(FileReference(name: name, path: path))
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// Reads one JSON object of `order.json`: each accessor checks a key's presence and type, records
+/// any problem with its JSON path, and returns the value only when it is usable.
+///
+/// `null` counts as absent. Keys never asked for are reported as unknown by ``finish()``.
+final class OrderObjectReader {
+    let object: JSONObject
+    let path: JSONPath
+    let findings: OrderFindings
+    private var knownKeys: Set<String> = []
+
+    init?(_ value: JSONValue, at path: JSONPath, findings: OrderFindings) {
+        guard case .object(let object) = value else {
+            findings.record(.wrongType(path, expected: "an object", found: value.typeName))
+            return nil
+        }
+        self.object = object
+        self.path = path
+        self.findings = findings
+    }
+
+    /// Marks keys as part of the schema without reading them (e.g. a discriminator).
+    func acknowledge(contentsOf keys: [String]) {
+        knownKeys.formUnion(keys)
+    }
+
+    /// Warns about every key that no accessor asked for.
+    func finish() {
+        for member in object.members where !knownKeys.contains(member.key) {
+            findings.record(.unknownKey(path.appending(member.key)))
+        }
+    }
+
+    func value(_ key: String, required: Bool) -> JSONValue? {
+        knownKeys.insert(key)
+        guard let value = object[key], value != .null else {
+            if required { findings.record(.missingKey(path.appending(key))) }
+            return nil
+        }
+        return value
+    }
+
+    func string(_ key: String, required: Bool = false) -> String? {
+        guard let value = value(key, required: required) else { return nil }
+        guard case .string(let string) = value else {
+            findings.record(.wrongType(path.appending(key), expected: "a string", found: value.typeName))
+            return nil
+        }
+        if required && string.isEmpty {
+            findings.record(.invalidValue(path.appending(key), reason: "must not be empty"))
+            return nil
+        }
+        return string
+    }
+
+    /// An absolute URL; `httpsOnly` demands the `https` scheme.
+    func url(_ key: String, required: Bool = false, httpsOnly: Bool = false) -> URL? {
+        guard let text = string(key, required: required) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), !scheme.isEmpty,
+            !["http", "https"].contains(scheme) || !(url.host ?? "").isEmpty
+        else {
+            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not an absolute URL"))
+            return nil
+        }
+        if httpsOnly && scheme != "https" {
+            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' must use https://"))
+            return nil
+        }
+        return url
+    }
+
+    func timestamp(_ key: String, required: Bool = false) -> RFC3339Timestamp? {
+        guard let text = string(key, required: required) else { return nil }
+        guard let timestamp = RFC3339Timestamp(text) else {
+            findings.record(
+                .invalidDate(
+                    path.appending(key),
+                    reason: "'\(text)' is not an RFC 3339 date-time with an offset, such as 2026-03-01T09:30:00Z"))
+            return nil
+        }
+        return timestamp
+    }
+
+    func duration(_ key: String, required: Bool = false) -> ISO8601Duration? {
+        guard let text = string(key, required: required) else { return nil }
+        guard let duration = ISO8601Duration(text) else {
+            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not an ISO 8601 duration, such as PT30M"))
+            return nil
+        }
+        return duration
+    }
+
+    func enumeration<Value: RawRepresentable<String> & CaseIterable>(
+        _ key: String, required: Bool = false, as type: Value.Type = Value.self
+    ) -> Value? {
+        guard let text = string(key, required: required) else { return nil }
+        guard let value = Value(rawValue: text) else {
+            let allowed = Value.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not one of \(allowed)"))
+            return nil
+        }
+        return value
+    }
+
+    /// A JSON number (or, with a warning, a numeric string when `allowNumericString`).
+    func decimal(
+        _ key: String, required: Bool = false, allowNumericString: Bool = false, range: ClosedRange<Decimal>? = nil
+    ) -> Decimal? {
+        guard let value = value(key, required: required) else { return nil }
+        let number: Decimal?
+        switch value {
+        case .number(let literal):
+            number = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
+        case .string(let text) where allowNumericString:
+            number = Order.CurrencyAmount.decimal(fromLiteral: text)
+            if number != nil { findings.record(.numericString(path.appending(key))) }
+        default:
+            findings.record(.wrongType(path.appending(key), expected: "a number", found: value.typeName))
+            return nil
+        }
+        guard let number else {
+            findings.record(.invalidValue(path.appending(key), reason: "not a number"))
+            return nil
+        }
+        if let range, !range.contains(number) {
+            findings.record(
+                .invalidValue(path.appending(key), reason: "\(number) is outside \(range.lowerBound)…\(range.upperBound)"))
+            return nil
+        }
+        return number
+    }
+
+    func double(_ key: String, required: Bool = false, range: ClosedRange<Decimal>? = nil) -> Double? {
+        decimal(key, required: required, range: range).map { NSDecimalNumber(decimal: $0).doubleValue }
+    }
+
+    func integer(_ key: String, required: Bool = false) -> Int64? {
+        guard let number = decimal(key, required: required) else { return nil }
+        var source = number
+        var whole = Decimal()
+        NSDecimalRound(&whole, &source, 0, .plain)
+        let integer = NSDecimalNumber(decimal: whole).int64Value
+        guard whole == number, Decimal(integer) == number else {
+            findings.record(.invalidValue(path.appending(key), reason: "\(number) is not a whole number"))
+            return nil
+        }
+        return integer
+    }
+
+    func bool(_ key: String, required: Bool = false) -> Bool? {
+        guard let value = value(key, required: required) else { return nil }
+        guard case .bool(let bool) = value else {
+            findings.record(.wrongType(path.appending(key), expected: "a boolean", found: value.typeName))
+            return nil
+        }
+        return bool
+    }
+
+    /// A code of `letters` capital ASCII letters: ISO 4217 currencies (3), ISO 3166-1 countries (2).
+    func code(_ key: String, required: Bool = false, letters: Int, what: String) -> String? {
+        guard let text = string(key, required: required) else { return nil }
+        guard text.utf8.count == letters, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not \(what) (\(letters) capital letters)"))
+            return nil
+        }
+        return text
+    }
+
+    /// A file name in the package; recorded so the package can be checked for it.
+    func file(_ key: String, required: Bool = false) -> String? {
+        guard let name = string(key, required: required) else { return nil }
+        findings.referenceFile(name, at: path.appending(key))
+        return name
+    }
+
+    func object<Value>(_ key: String, required: Bool = false, _ read: (OrderObjectReader) -> Value?) -> Value? {
+        guard let value = value(key, required: required),
+            let reader = OrderObjectReader(value, at: path.appending(key), findings: findings)
+        else { return nil }
+        defer { reader.finish() }
+        return read(reader)
+    }
+
+    /// An array whose elements are read by `read`; elements that fail are left out (and recorded).
+    func array<Element>(
+        _ key: String, required: Bool = false, _ read: (JSONValue, JSONPath) -> Element?
+    ) -> [Element]? {
+        guard let value = value(key, required: required) else { return nil }
+        guard case .array(let elements) = value else {
+            findings.record(.wrongType(path.appending(key), expected: "an array", found: value.typeName))
+            return nil
+        }
+        let arrayPath = path.appending(key)
+        return elements.enumerated().compactMap { index, element in read(element, arrayPath.appending(index: index)) }
+    }
+
+    /// An array of objects, each read by `read`.
+    func objects<Element>(_ key: String, required: Bool = false, _ read: @escaping (OrderObjectReader) -> Element?) -> [Element]?
+    {
+        let findings = findings
+        return array(key, required: required) { value, path in
+            guard let reader = OrderObjectReader(value, at: path, findings: findings) else { return nil }
+            defer { reader.finish() }
+            return read(reader)
+        }
+    }
+
+    func strings(_ key: String, required: Bool = false) -> [String]? {
+        let findings = findings
+        return array(key, required: required) { value, path in
+            guard case .string(let string) = value else {
+                findings.record(.wrongType(path, expected: "a string", found: value.typeName))
+                return nil
+            }
+            return string
+        }
+    }
+}

@@ -1,0 +1,150 @@
+/// Checks what `order.json` refers to against the package's files: every referenced file present
+/// (at the root, or in every localization), localization folders well named and complete, and
+/// `order.strings` key sets identical across localizations.
+struct OrderResourceChecker {
+    static let stringsFileName = "order.strings"
+
+    private let rootFiles: Set<String>
+    /// `en.lproj` → names inside it (relative to the folder).
+    private let localizations: [String: Set<String>]
+    private let archive: ZipArchive
+
+    init(archive: ZipArchive) {
+        self.archive = archive
+        var root: Set<String> = []
+        var localizations: [String: Set<String>] = [:]
+        for name in archive.names {
+            if let slash = name.firstIndex(of: "/"), name[..<slash].hasSuffix(".lproj") {
+                localizations[String(name[..<slash]), default: []].insert(String(name[name.index(after: slash)...]))
+            } else {
+                root.insert(name)
+            }
+        }
+        self.rootFiles = root
+        self.localizations = localizations
+    }
+
+    func problems(references: [OrderFindings.FileReference]) -> [OrderError] {
+        var problems: [OrderError] = []
+        problems += localizationProblems()
+        problems += stringsProblems()
+        for reference in references {
+            if let problem = resolve(reference) { problems.append(problem) }
+        }
+        return problems
+    }
+
+    // MARK: - Localizations
+
+    private func localizationProblems() -> [OrderError] {
+        var problems: [OrderError] = []
+        let folders = localizations.keys.sorted()
+        for folder in folders where !Self.isValidLocalizationName(folder) {
+            problems.append(.invalidLocalization(entry: folder + "/"))
+        }
+        let resources = folders.map { folder in
+            (folder, localizations[folder, default: []].subtracting([Self.stringsFileName]))
+        }
+        let all = resources.reduce(into: Set<String>()) { $0.formUnion($1.1) }
+        for (folder, files) in resources where files != all {
+            problems.append(.localizationMismatch(folder: folder + "/", missing: all.subtracting(files).sorted()))
+        }
+        return problems
+    }
+
+    /// `en`, `de-CH`, `zh-Hans`, `pt_BR`, `es-419`: a 2–3 letter language, then subtags.
+    static func isValidLocalizationName(_ folder: String) -> Bool {
+        let stem = folder.dropLast(".lproj".count)
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count)
+                && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        }
+    }
+
+    private func stringsProblems() -> [OrderError] {
+        var problems: [OrderError] = []
+        var keySets: [(folder: String, keys: Set<String>)] = []
+        let folders = localizations.keys.sorted()
+        let withStrings = folders.filter { localizations[$0, default: []].contains(Self.stringsFileName) }
+        guard !withStrings.isEmpty else { return [] }
+        for folder in folders where !withStrings.contains(folder) {
+            problems.append(.localizationMismatch(folder: folder + "/", missing: [Self.stringsFileName]))
+        }
+        for folder in withStrings {
+            let entry = "\(folder)/\(Self.stringsFileName)"
+            do {
+                keySets.append((folder, try OrderStrings(parsing: archive[entry] ?? .init()).keys))
+            } catch {
+                problems.append(.invalidStrings(entry: entry, reason: error.reason))
+            }
+        }
+        guard let reference = keySets.first else { return problems }
+        for other in keySets.dropFirst() where other.keys != reference.keys {
+            problems.append(
+                .stringsMismatch(
+                    entry: "\(other.folder)/\(Self.stringsFileName)",
+                    missingKeys: reference.keys.subtracting(other.keys).sorted(),
+                    extraKeys: other.keys.subtracting(reference.keys).sorted(),
+                    reference: "\(reference.folder)/\(Self.stringsFileName)"))
+        }
+        return problems
+    }
+
+    // MARK: - References
+
+    private func resolve(_ reference: OrderFindings.FileReference) -> OrderError? {
+        let name = reference.name
+        guard Self.fileExtension(of: name) != nil else {
+            // Apple's prose says "logo"; producers write "logo.png". Match the base name, warn.
+            if let match = (rootFiles.sorted() + localizedNames()).first(where: { Self.baseName(of: $0) == name }) {
+                return .resourceWithoutExtension(reference.path, name: name, matched: match)
+            }
+            return .missingResource(reference.path, name: name, detail: nil)
+        }
+        let candidates = Self.variants(of: name)
+        if candidates.contains(where: rootFiles.contains) { return nil }
+        let folders = localizations.keys.sorted()
+        let lacking = folders.filter { folder in !candidates.contains(where: localizations[folder, default: []].contains) }
+        if !folders.isEmpty && lacking.isEmpty { return nil }
+        if lacking.count < folders.count {
+            return .missingResource(reference.path, name: name, detail: "missing from \(lacking.joined(separator: ", "))")
+        }
+        return .missingResource(reference.path, name: name, detail: nil)
+    }
+
+    private func localizedNames() -> [String] {
+        localizations.keys.sorted().flatMap { localizations[$0, default: []].sorted() }
+    }
+
+    /// `logo.png` → `logo.png`, `logo@2x.png`, `logo@3x.png`.
+    static func variants(of name: String) -> [String] {
+        guard let dot = name.lastIndex(of: ".") else { return [name] }
+        let stem = name[..<dot]
+        let suffix = name[dot...]
+        return [name, "\(stem)@2x\(suffix)", "\(stem)@3x\(suffix)"]
+    }
+
+    static func fileExtension(of name: String) -> Substring? {
+        let last = name.split(separator: "/").last ?? Substring(name)
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return nil }
+        return last[last.index(after: dot)...]
+    }
+
+    /// `images/logo@2x.png` → `images/logo`.
+    static func baseName(of name: String) -> String {
+        var base = Substring(name)
+        if let dot = base.lastIndex(of: "."), base[..<dot].split(separator: "/").last != nil, fileExtension(of: name) != nil {
+            base = base[..<dot]
+        }
+        for scale in ["@2x", "@3x"] where base.hasSuffix(scale) {
+            base = base.dropLast(scale.count)
+        }
+        return String(base)
+    }
+}

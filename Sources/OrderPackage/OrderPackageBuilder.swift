@@ -1,0 +1,123 @@
+import Foundation
+
+/// Builds a signed order package: writes `manifest.json` (SHA-256 of every file), signs it into
+/// a detached CMS `signature` with the current signing time, and zips everything.
+///
+/// ```swift
+/// let signer = try OrderSigner(certificate: certificatePEM, privateKey: keyPEM, intermediates: [wwdrPEM])
+/// let builder = OrderPackageBuilder(signer: signer)
+/// let package = try builder.build(directory: URL(fileURLWithPath: "MyOrder"))
+/// try package.write(to: URL(fileURLWithPath: "MyOrder.order"))
+/// ```
+///
+/// Metadata files (`.DS_Store`, `__MACOSX/`, `._*`) are skipped, and a `manifest.json` or
+/// `signature` among the sources is replaced by freshly generated ones.
+public struct OrderPackageBuilder: Sendable {
+    public var signer: OrderSigner
+    /// How entries are stored; Wallet accepts both, real packages use deflate.
+    public var compression: ZipArchive.CompressionMethod
+    /// The clock for the signing time and the entries' modification time.
+    public var clock: @Sendable () -> Date
+
+    public init(
+        signer: OrderSigner,
+        compression: ZipArchive.CompressionMethod = .deflate,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.signer = signer
+        self.compression = compression
+        self.clock = clock
+    }
+
+    /// Packages in-memory files (path relative to the package root → contents).
+    public func build(files: [String: Data]) throws(OrderPackageBuilderError) -> Data {
+        var sources: [(name: String, contents: Data)] = []
+        for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
+            if ArchiveEntryName.isMetadata(name) || Manifest.isReserved(name) { continue }
+            if let reason = ArchiveEntryName.unsafeReason(name) { throw .unsafeName(name, reason: reason) }
+            sources.append((name, contents))
+        }
+        guard !sources.isEmpty else { throw .noSources }
+
+        let now = clock()
+        let manifest = Manifest.encode(sources)
+        let signature: Data
+        do {
+            signature = try signer.sign(manifest: manifest, signingTime: now)
+        } catch {
+            throw .signing(error)
+        }
+        var writer = ZipArchiveWriter(modificationDate: now)
+        for source in sources {
+            writer.add(source.name, contents: source.contents, compression: compression)
+        }
+        writer.add(Manifest.fileName, contents: manifest, compression: compression)
+        writer.add(Manifest.signatureFileName, contents: signature, compression: compression)
+        do {
+            return try writer.finish()
+        } catch {
+            throw .archive(error)
+        }
+    }
+
+    /// Packages the regular files under `directory` (its contents, not the folder itself).
+    public func build(directory: URL) throws(OrderPackageBuilderError) -> Data {
+        try build(files: Self.readSources(directory))
+    }
+
+    static func readSources(_ directory: URL) throws(OrderPackageBuilderError) -> [String: Data] {
+        let root = directory.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .unreadableSource(directory.path, reason: "not a directory")
+        }
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey]
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) else {
+            throw .unreadableSource(directory.path, reason: "cannot list the directory")
+        }
+        var files: [String: Data] = [:]
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        for case let url as URL in enumerator {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(prefix) else { continue }
+            let name = String(path.dropFirst(prefix.count))
+            if ArchiveEntryName.isMetadata(name) {
+                if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true { enumerator.skipDescendants() }
+                continue
+            }
+            let values: URLResourceValues
+            do {
+                values = try url.resourceValues(forKeys: Set(keys))
+            } catch {
+                throw .unreadableSource(path, reason: error.localizedDescription)
+            }
+            if values.isSymbolicLink == true { throw .unreadableSource(path, reason: "symbolic links are not packaged") }
+            guard values.isRegularFile == true else { continue }
+            do {
+                files[name] = try Data(contentsOf: url)
+            } catch {
+                throw .unreadableSource(path, reason: error.localizedDescription)
+            }
+        }
+        return files
+    }
+}
+
+/// Why a package could not be built.
+public enum OrderPackageBuilderError: Error, Sendable, CustomStringConvertible {
+    case noSources
+    case unsafeName(String, reason: String)
+    case unreadableSource(String, reason: String)
+    case signing(OrderSignerError)
+    case archive(ArchiveWriteError)
+
+    public var description: String {
+        switch self {
+        case .noSources: "there are no files to package"
+        case .unsafeName(let name, let reason): "'\(name)' cannot be packaged: \(reason)"
+        case .unreadableSource(let path, let reason): "\(path): \(reason)"
+        case .signing(let error): error.description
+        case .archive(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Verifies a signed order package (`.order`) as strictly as Wallet does.
+///
+/// The stages, in order: the zip container (``ZipArchive``, with ``ArchiveLimits`` enforced while
+/// inflating), the package layout, `manifest.json` (every file listed, every SHA-256 matching),
+/// `order.json` (``OrderValidator``, then every referenced file), and the detached CMS signature
+/// (chain to a root in the ``TrustStore``, Apple's Order Type ID policy, validity at the chosen
+/// ``VerificationTime``). Every problem of every stage is reported; a stage that cannot run
+/// without an earlier one's output is skipped.
+///
+/// A verifier is an immutable value, safe to share between tasks:
+///
+/// ```swift
+/// let verifier = OrderVerifier()                       // Apple's roots, default limits
+/// let report = verifier.verify(try Data(contentsOf: url))
+/// print(report.isValid ? "valid" : report.errors.map(\.description).joined(separator: "\n"))
+/// ```
+public struct OrderVerifier: Sendable {
+    public var trustStore: TrustStore
+    public var limits: ArchiveLimits
+    /// The clock for ``VerificationTime/now``; inject a fixed one for deterministic tests.
+    public var clock: @Sendable () -> Date
+
+    public init(
+        trustStore: TrustStore = .apple,
+        limits: ArchiveLimits = ArchiveLimits(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.trustStore = trustStore
+        self.limits = limits
+        self.clock = clock
+    }
+
+    public func verify(_ archiveBytes: Data, at time: VerificationTime = .now) -> VerificationReport {
+        var report = VerificationReport(
+            errors: [], warnings: [], order: nil, summary: OrderSummary(), signer: nil, signingTime: nil,
+            verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes))
+        func add(_ findings: [some VerificationIssueConvertible]) {
+            for finding in findings {
+                if finding.code.isError { report.errors.append(finding.issue) } else { report.warnings.append(finding.issue) }
+            }
+        }
+
+        // 1. The container.
+        let archive: ZipArchive
+        do {
+            archive = try ZipArchive(reading: archiveBytes, limits: limits)
+        } catch {
+            add(error.errors)
+            return report
+        }
+
+        // 2. The layout.
+        let layoutProblems = Self.layoutProblems(archive)
+        add(layoutProblems)
+        if layoutProblems.contains(where: { if case .nestedRoot = $0 { true } else { false } }) { return report }
+
+        // 3. manifest.json.
+        let manifestBytes = archive[Manifest.fileName]
+        if let manifestBytes {
+            do {
+                add(try Manifest(parsing: manifestBytes, maximumDepth: limits.maximumJSONDepth).problems(in: archive))
+            } catch {
+                add([error])
+            }
+        }
+
+        // 4. order.json and what it references (needed before the signature: the certificate must
+        //    name the order's type).
+        var orderFindings: [OrderError] = []
+        if let orderBytes = archive[OrderValidator.fileName] {
+            let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
+            report.summary = validation.summary
+            orderFindings = validation.errors + validation.warnings
+            let resourceProblems = OrderResourceChecker(archive: archive).problems(references: validation.fileReferences)
+            orderFindings += resourceProblems
+            report.order = resourceProblems.contains(where: \.isError) ? nil : validation.order
+        }
+
+        // 5. The signature over the manifest bytes as received.
+        if let manifestBytes, let signature = archive[Manifest.signatureFileName] {
+            let now = clock()
+            let outcome = SignatureVerifier(trustStore: trustStore).verify(
+                signature: signature, manifest: manifestBytes, orderTypeIdentifier: report.summary.orderTypeIdentifier,
+                time: time, now: now)
+            report.signer = outcome.signer
+            report.signingTime = outcome.signingTime
+            switch time {
+            case .now: report.verificationTime = now
+            case .at(let date): report.verificationTime = date
+            case .signingTime: report.verificationTime = outcome.signingTime
+            }
+            add(outcome.errors)
+        }
+        add(orderFindings)
+        return report
+    }
+
+    /// Required entries, and the common mistake of zipping the folder instead of its contents.
+    static func layoutProblems(_ archive: ZipArchive) -> [ArchiveError] {
+        let names = archive.names
+        let folders = Set(names.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
+        if !names.isEmpty, names.allSatisfy({ $0.contains("/") }), folders.count == 1, let folder = folders.first,
+            !folder.hasSuffix(".lproj")
+        {
+            return [.nestedRoot(folder: folder)]
+        }
+        let passHint = archive.contains("pass.json") ? "this looks like a Wallet pass (pass.json), not an order" : nil
+        return [OrderValidator.fileName, Manifest.fileName, Manifest.signatureFileName]
+            .filter { !archive.contains($0) }
+            .map { ArchiveError.missingFile($0, hint: $0 == OrderValidator.fileName ? passHint : nil) }
+    }
+}

@@ -1,0 +1,108 @@
+import COpenSSL
+import Foundation
+
+/// The certificates a signature may chain to: trusted roots, plus intermediates offered as
+/// untrusted candidates for building the chain.
+///
+/// ``apple`` holds Apple's roots (Apple Root CA, G2, G3) and every WWDR intermediate (G1 2008 and
+/// 2013, G2–G6), compiled into the library. Real archives often embed the *wrong* WWDR
+/// generation, so the bundled intermediates are always offered alongside the embedded ones;
+/// roots come from the store only, never from the archive.
+///
+/// ```swift
+/// let testRoot = try Data(contentsOf: URL(fileURLWithPath: "TestArchives/pki/root.pem"))
+/// let store = try TrustStore.apple.adding(roots: [testRoot])
+/// ```
+///
+/// A store is immutable and safe to share between tasks: build it once.
+public final class TrustStore: @unchecked Sendable {
+    // @unchecked: the X509_STORE is filled in init and only read afterwards; OpenSSL locks its
+    // internal lookups, so concurrent verifications may share it.
+    let roots: [X509Certificate]
+    let intermediates: [X509Certificate]
+    /// Nil only if OpenSSL could not allocate the embedded store; such a store trusts nothing.
+    let store: OpaquePointer?
+
+    /// Apple's public roots and WWDR intermediates, built once.
+    public static let apple: TrustStore = {
+        let roots = AppleCertificateAuthorities.roots.compactMap {
+            try? X509Certificate.certificates(pemOrDER: Data($0.pem.utf8)).first
+        }
+        let intermediates = AppleCertificateAuthorities.intermediates.compactMap {
+            try? X509Certificate.certificates(pemOrDER: Data($0.pem.utf8)).first
+        }
+        // The embedded PEMs are pinned by TrustStoreTests; an unparsable one there means a broken
+        // build, and leaving it out can only make verification stricter, never weaker.
+        return (try? TrustStore(roots: roots, intermediates: intermediates)) ?? TrustStore(empty: ())
+    }()
+
+    /// A store with the given roots and intermediates (PEM, possibly several per file, or DER).
+    public convenience init(roots: [Data], intermediates: [Data] = []) throws(TrustStoreError) {
+        try self.init(roots: Self.parse(roots), intermediates: Self.parse(intermediates))
+    }
+
+    init(roots: [X509Certificate], intermediates: [X509Certificate]) throws(TrustStoreError) {
+        guard let store = X509_STORE_new() else {
+            throw TrustStoreError(reason: OpenSSLError("create a trust store").description)
+        }
+        for root in roots where X509_STORE_add_cert(store, root.pointer) != 1 {
+            // Adding the same certificate twice is harmless; anything else is worth reporting.
+            let error = OpenSSLError("add \(root.subjectDescription) to the trust store")
+            if !error.contains(reason: X509_R_CERT_ALREADY_IN_HASH_TABLE) {
+                X509_STORE_free(store)
+                throw TrustStoreError(reason: error.description)
+            }
+        }
+        self.roots = roots
+        self.intermediates = intermediates
+        self.store = store
+    }
+
+    private init(empty: ()) {
+        roots = []
+        intermediates = []
+        store = nil
+    }
+
+    /// This store plus extra trusted roots, e.g. a test PKI or a private deployment's root.
+    public func adding(roots extraRoots: [Data]) throws(TrustStoreError) -> TrustStore {
+        try TrustStore(roots: roots + Self.parse(extraRoots), intermediates: intermediates)
+    }
+
+    /// This store plus extra intermediates offered for chain building.
+    public func adding(intermediates extra: [Data]) throws(TrustStoreError) -> TrustStore {
+        try TrustStore(roots: roots, intermediates: intermediates + Self.parse(extra))
+    }
+
+    /// RFC 2253 subjects of the trusted roots.
+    public var rootSubjects: [String] {
+        roots.map(\.subjectDescription)
+    }
+
+    /// Lowercase hex SHA-256 fingerprints of the trusted roots and of the intermediates.
+    public var fingerprints: (roots: [String], intermediates: [String]) {
+        (roots.map(\.sha256Fingerprint), intermediates.map(\.sha256Fingerprint))
+    }
+
+    private static func parse(_ blobs: [Data]) throws(TrustStoreError) -> [X509Certificate] {
+        var certificates: [X509Certificate] = []
+        for blob in blobs {
+            do {
+                certificates += try X509Certificate.certificates(pemOrDER: blob)
+            } catch {
+                throw TrustStoreError(reason: error.description)
+            }
+        }
+        return certificates
+    }
+
+    deinit {
+        if let store { X509_STORE_free(store) }
+    }
+}
+
+/// A certificate given to a ``TrustStore`` could not be used.
+public struct TrustStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}

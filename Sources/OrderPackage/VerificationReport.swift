@@ -1,0 +1,54 @@
+import Foundation
+
+/// The verdict on one order package: valid or not, every error and warning, and the facts a
+/// backend needs to store or route it.
+///
+/// ```swift
+/// let report = OrderVerifier().verify(archiveBytes)
+/// guard report.isValid else {
+///     for error in report.errors { print(error.code.rawValue, error.path ?? "", error.message) }
+///     return
+/// }
+/// print(report.orderTypeIdentifier!, report.orderIdentifier!, report.teamIdentifier ?? "?")
+/// ```
+public struct VerificationReport: Sendable, Codable {
+    /// Problems that reject the package, in pipeline order: archive, manifest, signature, order.
+    public var errors: [VerificationIssue]
+    /// Remarks that do not reject it.
+    public var warnings: [VerificationIssue]
+    /// The decoded order when `order.json` is valid (even if another stage failed).
+    public var order: Order?
+    /// Identifying fields of `order.json`, read best-effort even when it is invalid.
+    public var summary: OrderSummary
+    /// Who signed, when the signature could be parsed and its signer located.
+    public var signer: SignerFacts?
+    /// The CMS signingTime attribute, if present.
+    public var signingTime: Date?
+    /// The instant certificate validity was judged at, when it was judged.
+    public var verificationTime: Date?
+    /// Lowercase hex SHA-256 of the archive bytes.
+    public var archiveSHA256: String
+
+    /// Whether the package passed every check.
+    public var isValid: Bool { errors.isEmpty }
+
+    public var orderTypeIdentifier: String? { order?.orderTypeIdentifier ?? summary.orderTypeIdentifier }
+    public var orderIdentifier: String? { order?.orderIdentifier ?? summary.orderIdentifier }
+    public var createdAt: RFC3339Timestamp? { order?.createdAt ?? summary.createdAt.flatMap(RFC3339Timestamp.init) }
+    public var updatedAt: RFC3339Timestamp? { order?.updatedAt ?? summary.updatedAt.flatMap(RFC3339Timestamp.init) }
+    public var status: String? { order?.status.rawValue ?? summary.status }
+    public var merchantDisplayName: String? { order?.merchant.displayName ?? summary.merchantDisplayName }
+    /// The signing certificate's subject OU.
+    public var teamIdentifier: String? { signer?.teamIdentifier }
+    public var signerSubject: String? { signer?.subject }
+    public var leafNotAfter: Date? { signer?.notAfter }
+
+    /// Every finding, errors first.
+    public var issues: [VerificationIssue] { errors + warnings }
+
+    /// The distinct codes of the errors, in first-seen order.
+    public var errorCodes: [VerificationIssue.Code] {
+        var seen: Set<VerificationIssue.Code> = []
+        return errors.map(\.code).filter { seen.insert($0).inserted }
+    }
+}

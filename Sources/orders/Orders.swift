@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+
+/// `orders`: verify, build and (later) store Apple Wallet order packages.
+@main
+struct Orders: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orders",
+        abstract: "Verify, build and store Apple Wallet order packages (.order).",
+        discussion: """
+            Exit codes: 0 success (all valid), 1 an archive is invalid, 2 usage or I/O error.
+            Error codes in reports are stable; see the README for the full list.
+            """,
+        version: "0.1.0",
+        subcommands: [VerifyCommand.self, PackCommand.self]
+    )
+
+    /// Runs the command, mapping every failure to the documented exit codes: usage and I/O
+    /// errors print one line (plus usage, for usage errors) on stderr and exit 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch let error as CommandFailure {
+            Output.error(error.message)
+            Foundation.exit(ExitStatus.usageOrIO)
+        } catch {
+            if exitCode(for: error) == .success {
+                self.exit(withError: error)  // --help, --version
+            }
+            Output.error(fullMessage(for: error))
+            Foundation.exit(ExitStatus.usageOrIO)
+        }
+    }
+}
+
+/// The exit statuses documented in the README.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let invalid: Int32 = 1
+    static let usageOrIO: Int32 = 2
+}
+
+/// A failure the user can fix (a missing file, a bad option value): one line on stderr, exit 2.
+struct CommandFailure: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

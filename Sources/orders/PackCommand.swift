@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+
+/// `orders pack`: build and sign an order package from a source folder.
+struct PackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack",
+        abstract: "Build a signed order package from a folder (order.json, images, *.lproj).",
+        discussion: """
+            Writes manifest.json (SHA-256 of every file), a detached CMS signature with signingTime, \
+            and the zip. Metadata files (.DS_Store, __MACOSX, ._*) are skipped. The key may be \
+            encrypted: its passphrase is read from ORDERS_KEY_PASSPHRASE.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder whose contents become the package.", valueName: "source-dir"))
+    var source: String
+
+    @Option(help: ArgumentHelp("The Order Type ID certificate (PEM or DER).", valueName: "file"))
+    var certificate: String
+
+    @Option(help: ArgumentHelp("The certificate's private key (PEM).", valueName: "file"))
+    var key: String
+
+    @Option(help: ArgumentHelp("An intermediate certificate to embed (Apple WWDR G4); repeatable.", valueName: "file"))
+    var intermediate: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the package.", valueName: "file"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Entry compression: deflate (default) or stored.", valueName: "method"))
+    var compression: Compression = .deflate
+
+    @Option(help: ArgumentHelp("How the signer names its certificate.", valueName: "kind"))
+    var signerId: SignerId = .issuerSerial
+
+    @Flag(help: "Sign the manifest alone, without signed attributes (and so without signingTime).")
+    var noSignedAttributes = false
+
+    @Option(help: ArgumentHelp("Use this RFC 3339 instant as the signing time (reproducible builds).", valueName: "date"))
+    var signingTime: String?
+
+    enum Compression: String, ExpressibleByArgument, CaseIterable {
+        case deflate, stored
+    }
+
+    enum SignerId: String, ExpressibleByArgument, CaseIterable {
+        case issuerSerial = "issuer-serial"
+        case keyId = "key-id"
+    }
+
+    func validate() throws {
+        if let signingTime, RFC3339Timestamp(signingTime) == nil {
+            throw ValidationError("--signing-time needs an RFC 3339 date-time, not '\(signingTime)'.")
+        }
+    }
+
+    func run() async throws {
+        var signer: OrderSigner
+        do {
+            signer = try OrderSigner(
+                certificate: try read(certificate, what: "certificate"),
+                privateKey: try read(key, what: "key"),
+                passphrase: ProcessInfo.processInfo.environment["ORDERS_KEY_PASSPHRASE"],
+                intermediates: try intermediate.map { try read($0, what: "intermediate") })
+        } catch let error as OrderSignerError {
+            throw CommandFailure(error.description)
+        }
+        signer.signerIdentifier = signerId == .keyId ? .subjectKeyIdentifier : .issuerAndSerialNumber
+        signer.includesSignedAttributes = !noSignedAttributes
+
+        let instant = signingTime.flatMap(RFC3339Timestamp.init)?.date
+        let builder = OrderPackageBuilder(
+            signer: signer, compression: compression == .stored ? .stored : .deflate,
+            clock: { instant ?? Date() })
+        let sourceURL = URL(fileURLWithPath: source)
+        let package: Data
+        do {
+            package = try builder.build(directory: sourceURL)
+        } catch {
+            throw CommandFailure("cannot pack \(source): \(error)")
+        }
+        do {
+            try package.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write \(output): \(TrustOptions.reason(error))")
+        }
+
+        // Packing never refuses a malformed order (tests need those), but says so.
+        if let orderJSON = try? Data(contentsOf: sourceURL.appendingPathComponent("order.json")) {
+            let validation = OrderValidator().validate(orderJSON)
+            for finding in validation.errors + validation.warnings {
+                Output.warning("order.json: \(finding.issue)")
+            }
+            if let certificateType = signer.orderTypeIdentifier, let orderType = validation.summary.orderTypeIdentifier,
+                certificateType != orderType
+            {
+                Output.warning(
+                    "the certificate is for '\(certificateType)', but order.json's orderTypeIdentifier is '\(orderType)'")
+            }
+        } else {
+            Output.warning("\(source) has no order.json")
+        }
+        Output.line("packed \(output) (\(package.count) bytes)")
+    }
+
+    private func read(_ path: String, what: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure("cannot read \(what) \(path): \(TrustOptions.reason(error))")
+        }
+    }
+}

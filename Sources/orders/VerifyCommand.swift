@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+
+/// `orders verify`: check archives as strictly as Wallet does.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify order packages: archive, manifest, signature and order.json.",
+        discussion: """
+            Prints ✓ or ✗ per file, then each problem with its code and where (a JSON path or an \
+            entry name). With --json, prints one JSON object per file per line.
+            Exit status: 0 all valid, 1 any invalid, 2 usage or I/O error.
+            """
+    )
+
+    @Flag(help: "Print one JSON object per file per line (JSON Lines).")
+    var json = false
+
+    @OptionGroup var trust: TrustOptions
+
+    @Flag(help: "Judge certificate validity at the signature's signingTime instead of now.")
+    var atSigningTime = false
+
+    @Option(help: ArgumentHelp("Judge certificate validity at this RFC 3339 instant.", valueName: "date"))
+    var at: String?
+
+    @Argument(help: ArgumentHelp("Order packages to verify.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if atSigningTime && at != nil {
+            throw ValidationError("--at-signing-time and --at cannot be used together.")
+        }
+        if let at, RFC3339Timestamp(at) == nil {
+            throw ValidationError("--at needs an RFC 3339 date-time such as 2026-01-31T12:00:00Z, not '\(at)'.")
+        }
+        if files.isEmpty {
+            throw ValidationError("Give at least one file to verify.")
+        }
+    }
+
+    func run() async throws {
+        let verifier = OrderVerifier(trustStore: try trust.trustStore())
+        let time: VerificationTime =
+            if atSigningTime { .signingTime } else if let at, let instant = RFC3339Timestamp(at) { .at(instant.date) } else {
+                .now
+            }
+
+        var sawInvalid = false
+        var sawUnreadable = false
+        for (file, result) in await Self.verifyAll(files, verifier: verifier, time: time) {
+            switch result {
+            case .success(let report):
+                sawInvalid = sawInvalid || !report.isValid
+                Output.line(
+                    json
+                        ? ReportFormatter.jsonLine(file: file, report: report) : ReportFormatter.human(file: file, report: report)
+                )
+            case .failure(let error):
+                sawUnreadable = true
+                Output.error("cannot read \(file): \(TrustOptions.reason(error))")
+            }
+        }
+        if sawUnreadable { throw ExitCode(ExitStatus.usageOrIO) }
+        if sawInvalid { throw ExitCode(ExitStatus.invalid) }
+    }
+
+    /// Verifies files concurrently (one task per core), yielding results in argument order.
+    static func verifyAll(
+        _ files: [String], verifier: OrderVerifier, time: VerificationTime
+    ) async -> [(String, Result<VerificationReport, any Error>)] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var results = [Result<VerificationReport, any Error>?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, Result<VerificationReport, any Error>).self) { group in
+            var next = 0
+            func submit() {
+                let index = next
+                let path = files[index]
+                next += 1
+                group.addTask {
+                    (index, Result { verifier.verify(try Data(contentsOf: URL(fileURLWithPath: path)), at: time) })
+                }
+            }
+            while next < min(width, files.count) { submit() }
+            for await (index, result) in group {
+                results[index] = result
+                if next < files.count { submit() }
+            }
+        }
+        return zip(files, results.compactMap { $0 }).map { ($0, $1) }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TestArchiveTable
+
+/// Runs the built `orders` binary as a child process.
+struct OrdersProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// `orders` sits next to the test bundle in SwiftPM's products folder.
+    static let binary: URL = {
+        if let override = ProcessInfo.processInfo.environment["ORDERS_BINARY"] { return URL(fileURLWithPath: override) }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("orders")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return executable.deletingLastPathComponent().appendingPathComponent("orders")
+    }()
+
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        in directory: URL = TestArchiveTable.directory
+    ) throws -> Result {
+        try run(executable: binary, arguments, environment: environment, in: directory)
+    }
+
+    static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "ORDERS_TRUST_ROOTS")
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read before waiting so a full pipe never blocks the child.
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+}
