@@ -152,6 +152,10 @@ del d["webServiceURL"]'
 pack "$d" valid/warnings.order
 expect valid/warnings.order - valid - order.numericAmount,order.numericString,order.resourceWithoutExtension,order.tokenWithoutWebService,order.unknownKey
 
+d=$(stage dirs localized); manifest "$d"; cms "$d"; find "$d" -exec touch -h -d '2026-01-15 10:00:00' {} +
+(cd "$d" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort | zip -X -q "$here/valid/directory-entries.order" -@)
+expect valid/directory-entries.order - valid -
+
 pack sources/small valid/other-team.order --cert other-team
 expect valid/other-team.order - valid -
 

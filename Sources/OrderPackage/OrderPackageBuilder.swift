@@ -68,12 +68,13 @@ public struct OrderPackageBuilder: Sendable {
     static func readSources(_ directory: URL) throws(OrderPackageBuilderError) -> [String: Data] {
         let root = directory.standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .unreadableSource(directory.path, reason: "not a directory")
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
+            throw .unreadableSource(directory.relativePath, reason: "no such directory")
         }
+        guard isDirectory.boolValue else { throw .unreadableSource(directory.relativePath, reason: "not a directory") }
         let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey]
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) else {
-            throw .unreadableSource(directory.path, reason: "cannot list the directory")
+            throw .unreadableSource(directory.relativePath, reason: "cannot list the directory")
         }
         var files: [String: Data] = [:]
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
@@ -81,6 +82,7 @@ public struct OrderPackageBuilder: Sendable {
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(prefix) else { continue }
             let name = String(path.dropFirst(prefix.count))
+            let shown = directory.appendingPathComponent(name).relativePath
             if ArchiveEntryName.isMetadata(name) {
                 if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true { enumerator.skipDescendants() }
                 continue
@@ -89,14 +91,14 @@ public struct OrderPackageBuilder: Sendable {
             do {
                 values = try url.resourceValues(forKeys: Set(keys))
             } catch {
-                throw .unreadableSource(path, reason: error.localizedDescription)
+                throw .unreadableSource(shown, reason: error.localizedDescription)
             }
-            if values.isSymbolicLink == true { throw .unreadableSource(path, reason: "symbolic links are not packaged") }
+            if values.isSymbolicLink == true { throw .unreadableSource(shown, reason: "symbolic links are not packaged") }
             guard values.isRegularFile == true else { continue }
             do {
                 files[name] = try Data(contentsOf: url)
             } catch {
-                throw .unreadableSource(path, reason: error.localizedDescription)
+                throw .unreadableSource(shown, reason: error.localizedDescription)
             }
         }
         return files

@@ -78,6 +78,8 @@ struct PackCommand: AsyncParsableCommand {
         let package: Data
         do {
             package = try builder.build(directory: sourceURL)
+        } catch .unreadableSource(let path, let reason) {
+            throw CommandFailure("cannot pack \(path): \(reason)")
         } catch {
             throw CommandFailure("cannot pack \(source): \(error)")
         }
@@ -88,7 +90,7 @@ struct PackCommand: AsyncParsableCommand {
         }
 
         // Packing never refuses a malformed order (tests need those), but says so.
-        if let orderJSON = try? Data(contentsOf: sourceURL.appendingPathComponent("order.json")) {
+        if let orderJSON = try? FileInput.read(sourceURL.appendingPathComponent("order.json").path) {
             let validation = OrderValidator().validate(orderJSON)
             for finding in validation.errors + validation.warnings {
                 Output.warning("order.json: \(finding.issue)")
@@ -107,7 +109,7 @@ struct PackCommand: AsyncParsableCommand {
 
     private func read(_ path: String, what: String) throws -> Data {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try FileInput.read(path)
         } catch {
             throw CommandFailure("cannot read \(what) \(path): \(TrustOptions.reason(error))")
         }

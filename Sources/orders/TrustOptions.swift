@@ -22,7 +22,7 @@ struct TrustOptions: ParsableArguments {
         var roots: [Data] = []
         for path in paths {
             do {
-                roots.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+                roots.append(try FileInput.read(path))
             } catch {
                 throw CommandFailure("cannot read trust root \(path): \(Self.reason(error))")
             }
@@ -34,14 +34,20 @@ struct TrustOptions: ParsableArguments {
         }
     }
 
+    /// The operating system's wording for a file error ("No such file or directory"), else
+    /// Foundation's description.
     static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(nsError.code)))
+        }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
-            return "no such file"
+        switch nsError.code {
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return String(cString: strerror(ENOENT))
+        case NSFileReadNoPermissionError: return String(cString: strerror(EACCES))
+        default: return nsError.localizedDescription
         }
-        return nsError.localizedDescription
     }
 }

@@ -79,7 +79,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 let path = files[index]
                 next += 1
                 group.addTask {
-                    (index, Result { verifier.verify(try Data(contentsOf: URL(fileURLWithPath: path)), at: time) })
+                    (index, Result { verifier.verify(try FileInput.read(path), at: time) })
                 }
             }
             while next < min(width, files.count) { submit() }

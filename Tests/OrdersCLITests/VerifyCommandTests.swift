@@ -80,7 +80,7 @@ struct VerifyCommandTests {
         let result = try OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "no/such.order"])
         #expect(result.status == 2)
         #expect(result.stdout.hasPrefix("✓ valid/basic.order"))
-        #expect(result.stderr == "orders: cannot read no/such.order: no such file\n")
+        #expect(result.stderr == "orders: cannot read no/such.order: No such file or directory\n")
     }
 
     @Test(
@@ -104,7 +104,7 @@ struct VerifyCommandTests {
     func missingTrustRoot() throws {
         let result = try OrdersProcess.run(["verify", "--trust-root", "nope.pem", "valid/basic.order"])
         #expect(result.status == 2)
-        #expect(result.stderr == "orders: cannot read trust root nope.pem: no such file\n")
+        #expect(result.stderr == "orders: cannot read trust root nope.pem: No such file or directory\n")
     }
 
     @Test("ORDERS_TRUST_ROOTS adds roots like --trust-root")

@@ -23,6 +23,8 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON object: members in document order; keys are unique (the parser rejects duplicates).
+///
+/// Equality ignores member order, as JSON does; ``JSONValue/serialized`` keeps it.
 public struct JSONObject: Sendable, Hashable {
     public struct Member: Sendable, Hashable {
         public var key: String
@@ -47,5 +49,13 @@ public struct JSONObject: Sendable, Hashable {
 
     public var keys: [String] {
         members.map(\.key)
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members.sorted(by: { $0.key < $1.key }) { hasher.combine(member) }
     }
 }

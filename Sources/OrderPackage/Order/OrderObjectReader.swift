@@ -131,8 +131,11 @@ final class OrderObjectReader {
         return number
     }
 
+    /// A JSON number as the `Double` nearest its literal (never via `Decimal`, which would add
+    /// binary noise: 47.3769 must stay 47.3769).
     func double(_ key: String, required: Bool = false, range: ClosedRange<Decimal>? = nil) -> Double? {
-        decimal(key, required: required, range: range).map { NSDecimalNumber(decimal: $0).doubleValue }
+        guard decimal(key, required: required, range: range) != nil, case .number(let literal)? = object[key] else { return nil }
+        return Double(literal)
     }
 
     func integer(_ key: String, required: Bool = false) -> Int64? {

@@ -1,0 +1,88 @@
+import Foundation
+import TestArchiveTable
+import Testing
+
+@testable import OrderPackage
+
+@Suite("Building packages")
+struct OrderPackageBuilderTests {
+    static let now = Date(timeIntervalSince1970: 1_768_471_200)
+
+    static func builder(_ compression: ZipArchive.CompressionMethod = .deflate) throws -> OrderPackageBuilder {
+        let signer = try OrderSigner(
+            certificate: TestArchiveTable.data("pki/order.pem"), privateKey: TestArchiveTable.data("pki/order.key"),
+            intermediates: [TestArchiveTable.data("pki/wwdr.pem")])
+        return OrderPackageBuilder(signer: signer, compression: compression, clock: { now })
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("order-source-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("a built package verifies, with every source file listed and metadata left out")
+    func buildsValidPackage() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = TestArchiveTable.directory.appendingPathComponent("sources/localized")
+        try FileManager.default.removeItem(at: directory)
+        try FileManager.default.copyItem(at: source, to: directory)
+        try Data("junk".utf8).write(to: directory.appendingPathComponent(".DS_Store"))
+        try Data("junk".utf8).write(to: directory.appendingPathComponent("en.lproj/._banner.png"))
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("__MACOSX"), withIntermediateDirectories: true)
+        try Data("junk".utf8).write(to: directory.appendingPathComponent("__MACOSX/x"))
+        try Data("stale".utf8).write(to: directory.appendingPathComponent("manifest.json"))
+
+        let package = try Self.builder().build(directory: directory)
+        let archive = try ZipArchive(reading: package)
+        #expect(
+            Set(archive.names) == [
+                "order.json", "logo.png", "en.lproj/order.strings", "en.lproj/banner.png", "de.lproj/order.strings",
+                "de.lproj/banner.png", "zh-Hans.lproj/order.strings", "zh-Hans.lproj/banner.png", "manifest.json", "signature",
+            ])
+        let report = OrderVerifier(trustStore: try TestArchiveTable.trustStore()).verify(package)
+        #expect(report.isValid, "\(report.errors)")
+        #expect(report.signingTime == Self.now)
+    }
+
+    @Test("building is reproducible: same sources, key and clock give the same bytes")
+    func reproducible() throws {
+        let files = try OrderPackageBuilder.readSources(TestArchiveTable.directory.appendingPathComponent("sources/small"))
+        #expect(try Self.builder().build(files: files) == Self.builder().build(files: files))
+        #expect(try Self.builder(.stored).build(files: files) != Self.builder().build(files: files))
+    }
+
+    @Test("unsafe names and empty sources are refused")
+    func refusals() throws {
+        #expect {
+            try Self.builder().build(files: ["../x": Data()])
+        } throws: { error in
+            if case .unsafeName("../x", _) = error as? OrderPackageBuilderError { true } else { false }
+        }
+        #expect {
+            try Self.builder().build(files: [".DS_Store": Data()])
+        } throws: { error in
+            if case .noSources = error as? OrderPackageBuilderError { true } else { false }
+        }
+    }
+
+    @Test("symbolic links in the source folder are refused, not followed")
+    func symbolicLinks() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("order.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")
+        #expect {
+            try Self.builder().build(directory: directory)
+        } throws: { error in
+            if case .unreadableSource(_, let reason) = error as? OrderPackageBuilderError {
+                reason.contains("symbolic")
+            } else {
+                false
+            }
+        }
+    }
+}
