@@ -130,6 +130,33 @@ expect valid/openssl-cms-ski.order - valid -
 d=$(stage cms-noattr small); manifest "$d"; cms "$d" -noattr; zipdir "$d" valid/openssl-cms-noattr.order
 expect valid/openssl-cms-noattr.order - valid -
 expect valid/openssl-cms-noattr.order --at-signing-time invalid signature.missingSigningTime
+d=$(stage cms-ber small); manifest "$d"; cms "$d"
+# Re-encode the outer ContentInfo, [0] and SignedData with indefinite lengths: valid BER, as
+# streaming producers write it.
+python3 - "$d/signature" <<'PY'
+import sys
+
+def element(data, at):
+    """(tag, content start, end) of the DER element at `at`."""
+    tag, length, at = data[at], data[at + 1], at + 2
+    if length & 0x80:
+        count = length & 0x7F
+        length, at = int.from_bytes(data[at:at + count], "big"), at + count
+    return tag, at, at + length
+
+def indefinite(tag, content):
+    return bytes([tag, 0x80]) + content + b"\0\0"
+
+data = open(sys.argv[1], "rb").read()
+_, info_start, _ = element(data, 0)                       # ContentInfo
+_, _, oid_end = element(data, info_start)                 #   contentType
+_, explicit_start, _ = element(data, oid_end)             #   [0] EXPLICIT
+_, signed_start, signed_end = element(data, explicit_start)  # SignedData
+signed = indefinite(0x30, data[signed_start:signed_end])
+open(sys.argv[1], "wb").write(indefinite(0x30, data[info_start:oid_end] + indefinite(0xA0, signed)))
+PY
+zipdir "$d" valid/openssl-cms-ber-indefinite-length.order
+expect valid/openssl-cms-ber-indefinite-length.order - valid -
 d=$(stage smime small); manifest "$d"
 openssl smime -sign -binary -md sha256 -outform DER -in "$d/manifest.json" -out "$d/signature" \
   -signer pki/order.pem -inkey pki/order.key -certfile pki/wwdr.pem
@@ -264,8 +291,8 @@ expect invalid/signature-sha1.order - invalid signature.unsupportedDigest
 d=$(stage sig-mismatch small); manifest "$d"; cms "$d"; printf 'late\n' > "$d/note.txt"; manifest "$d"
 zipdir "$d" invalid/signature-mismatch.order
 expect invalid/signature-mismatch.order - invalid signature.mismatch
-d=$(stage sig-nocerts small); manifest "$d"; cms "$d" -nocerts; zipdir "$d" invalid/signature-without-certificates.order
-expect invalid/signature-without-certificates.order - invalid signature.untrustedChain
+d=$(stage sig-nocerts small); manifest "$d"; cms "$d" -nocerts; zipdir "$d" invalid/signature-without-signer-certificate.order
+expect invalid/signature-without-signer-certificate.order - invalid signature.untrustedChain
 pack sources/small invalid/untrusted-chain.order --cert untrusted --chain untrusted-wwdr
 expect invalid/untrusted-chain.order - invalid signature.untrustedChain
 pack sources/small invalid/pass-type-certificate.order --cert pass-type

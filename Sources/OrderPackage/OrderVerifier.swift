@@ -21,6 +21,8 @@ public struct OrderVerifier: Sendable {
     public var limits: ArchiveLimits
     /// The clock for ``VerificationTime/now``; inject a fixed one for deterministic tests.
     public var clock: @Sendable () -> Date
+    /// Embedded certificates already parsed, shared by copies of this verifier.
+    let certificateCache = X509CertificateCache()
 
     public init(
         trustStore: TrustStore = .apple,
@@ -81,7 +83,7 @@ public struct OrderVerifier: Sendable {
         // 5. The signature over the manifest bytes as received.
         if let manifestBytes, let signature = archive[Manifest.signatureFileName] {
             let now = clock()
-            let outcome = SignatureVerifier(trustStore: trustStore).verify(
+            let outcome = SignatureVerifier(trustStore: trustStore, certificateCache: certificateCache).verify(
                 signature: signature, manifest: manifestBytes, orderTypeIdentifier: report.summary.orderTypeIdentifier,
                 time: time, now: now)
             report.signer = outcome.signer

@@ -4,9 +4,10 @@ import Foundation
 /// The files of a zip archive, read from memory through libzip with ``ArchiveLimits`` enforced
 /// while inflating.
 ///
-/// Reading never writes to disk and never trusts the sizes in the central directory: each entry
-/// is inflated in chunks and abandoned as soon as it, or the running total, passes its limit, so
-/// a zip bomb costs at most the limit in memory.
+/// Reading never writes to disk. The central directory's sizes are held to the limits before
+/// anything is inflated, and inflating never goes past a declared size: an entry whose data
+/// inflates further is rejected after one extra byte, so a zip bomb costs at most the limits in
+/// memory, however its headers lie.
 ///
 /// ```swift
 /// let archive = try ZipArchive(reading: bytes)
@@ -66,8 +67,6 @@ public struct ZipArchive: Sendable {
     }
 
     // MARK: - Reading
-
-    private static let chunkSize = 64 << 10
 
     private static func readEntries(
         _ buffer: UnsafeRawBufferPointer,
@@ -143,60 +142,54 @@ public struct ZipArchive: Sendable {
             throw ArchiveRejection([.uncompressedTooLarge(limit: limits.maximumTotalUncompressedSize)])
         }
 
-        // Pass 2: inflate, trusting none of the declared sizes.
+        // Pass 2: inflate, never past a declared size.
         var entries: [Entry] = []
         entries.reserveCapacity(files.count)
-        var total = 0
         for file in files {
-            let contents = try inflate(
-                handle, file.index, name: file.name, declaredSize: file.size, limits: limits, total: &total)
+            let contents = try inflate(handle, file.index, name: file.name, declaredSize: file.size)
             entries.append(Entry(name: file.name, contents: contents, compression: file.method))
         }
         return entries
     }
 
+    /// Inflates one entry into a buffer of its declared size. Pass 1 already held every declared
+    /// size (and their sum) to the limits, so the buffer is bounded; output beyond the declared
+    /// size proves the headers lie and stops the read at once. libzip checks the CRC when the
+    /// read reaches the end.
     private static func inflate(
         _ handle: OpaquePointer,
         _ index: zip_uint64_t,
         name: String,
-        declaredSize: UInt64,
-        limits: ArchiveLimits,
-        total: inout Int
+        declaredSize: UInt64
     ) throws(ArchiveRejection) -> Data {
         guard let file = zip_fopen_index(handle, index, 0) else {
-            let error = LibZipError(archive: handle)
-            throw ArchiveRejection([readError(error, entry: name)])
+            throw ArchiveRejection([readError(LibZipError(archive: handle), entry: name)])
         }
         defer { zip_fclose(file) }
 
-        var contents = Data()
-        contents.reserveCapacity(Int(min(declaredSize, UInt64(limits.maximumEntrySize))))
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, zip_uint64_t($0.count)) }
-            if read < 0 {
-                throw ArchiveRejection([readError(LibZipError(file: file), entry: name)])
-            }
-            if read == 0 { break }
-            contents.append(contentsOf: chunk[0..<Int(read)])
-            total += Int(read)
-            if contents.count > limits.maximumEntrySize {
-                throw ArchiveRejection([.entryTooLarge(entry: name, limit: limits.maximumEntrySize)])
-            }
-            if total > limits.maximumTotalUncompressedSize {
-                throw ArchiveRejection([.uncompressedTooLarge(limit: limits.maximumTotalUncompressedSize)])
-            }
-            // libzip keeps inflating past the declared size; output beyond it proves the headers
-            // lie, so stop now rather than at the limit.
-            if UInt64(contents.count) > declaredSize {
-                throw ArchiveRejection([
-                    .corrupt(entry: name, reason: "the entry inflates beyond the \(declaredSize) bytes its header declares")
-                ])
+        let size = Int(declaredSize)
+        var contents = Data(count: size)
+        var filled = 0
+        var failure: LibZipError?
+        contents.withUnsafeMutableBytes { buffer in
+            while filled < size {
+                let read = zip_fread(file, buffer.baseAddress.map { $0 + filled }, zip_uint64_t(size - filled))
+                if read < 0 { failure = LibZipError(file: file) }
+                if read <= 0 { break }
+                filled += Int(read)
             }
         }
-        guard UInt64(contents.count) == declaredSize else {
+        if let failure { throw ArchiveRejection([readError(failure, entry: name)]) }
+        guard filled == size else {
+            throw ArchiveRejection([.corrupt(entry: name, reason: "inflated to \(filled) bytes, the directory says \(size)")])
+        }
+        // One more byte must be the end; reaching it also makes libzip compare the CRC.
+        var probe: UInt8 = 0
+        let extra = zip_fread(file, &probe, 1)
+        if extra < 0 { throw ArchiveRejection([readError(LibZipError(file: file), entry: name)]) }
+        if extra > 0 {
             throw ArchiveRejection([
-                .corrupt(entry: name, reason: "inflated to \(contents.count) bytes, the directory says \(declaredSize)")
+                .corrupt(entry: name, reason: "the entry inflates beyond the \(size) bytes its header declares")
             ])
         }
         return contents

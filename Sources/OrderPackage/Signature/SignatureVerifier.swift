@@ -17,6 +17,12 @@ struct SignatureVerifier: Sendable {
     }
 
     let trustStore: TrustStore
+    let certificateCache: X509CertificateCache
+
+    init(trustStore: TrustStore, certificateCache: X509CertificateCache = X509CertificateCache()) {
+        self.trustStore = trustStore
+        self.certificateCache = certificateCache
+    }
 
     func verify(
         signature: Data,
@@ -43,8 +49,9 @@ struct SignatureVerifier: Sendable {
         into outcome: inout Outcome
     ) throws(OpenSSLError) {
         let cms: CMSContentInfo
+        let embedded: [X509Certificate]
         do {
-            cms = try CMSContentInfo(der: signature)
+            (cms, embedded) = try parse(signature)
         } catch {
             outcome.errors.append(.invalidCMS(reason: "not a DER-encoded CMS structure (\(error.reasons.first ?? "unparsable"))"))
             return
@@ -81,9 +88,10 @@ struct SignatureVerifier: Sendable {
         // The math, apart from the chain: the messageDigest attribute (or the signature itself)
         // must match the manifest bytes exactly as received.
         let content = try MemoryBIO(manifest)
+        let embeddedStack = try X509CertificateStack(embedded)
         OpenSSLError.clearQueue()
         let flags = UInt32(CMS_NO_SIGNER_CERT_VERIFY | CMS_BINARY)
-        guard CMS_verify(cms.pointer, nil, nil, content.pointer, nil, flags) == 1 else {
+        guard CMS_verify(cms.pointer, embeddedStack.pointer, nil, content.pointer, nil, flags) == 1 else {
             let error = OpenSSLError("verify the signature")
             if error.contains(reason: CMS_R_SIGNER_CERTIFICATE_NOT_FOUND) {
                 outcome.errors.append(.untrustedChain(reason: "the signature does not include its signer's certificate"))
@@ -127,7 +135,6 @@ struct SignatureVerifier: Sendable {
             outcome.errors.append(.untrustedChain(reason: "the trust store could not be loaded"))
             return
         }
-        let embedded = CMS_get1_certs(cms.pointer).map { X509CertificateStack(taking: $0).certificates } ?? []
         let candidates = trustStore.intermediates + embedded
 
         var chain: [X509Certificate]
@@ -157,6 +164,29 @@ struct SignatureVerifier: Sendable {
         }
         facts.chain = chain.map(\.subjectDescription)
         outcome.errors += OrderSignerPolicy.violations(chain: chain, orderTypeIdentifier: orderTypeIdentifier)
+    }
+
+    /// The ContentInfo and its embedded certificates. Plain DER takes the fast path: the
+    /// certificates are cut out (``SignedDataCertificates``) and come from the cache; anything
+    /// else, or anything the fast path cannot parse, is parsed whole by OpenSSL.
+    private func parse(_ signature: Data) throws(OpenSSLError) -> (CMSContentInfo, [X509Certificate]) {
+        if let split = SignedDataCertificates.split(signature), !split.certificates.isEmpty,
+            let structure = try? CMSContentInfo(der: split.structure)
+        {
+            var certificates: [X509Certificate] = []
+            for der in split.certificates {
+                guard let certificate = try? certificateCache.certificate(der: der) else { return try parseWhole(signature) }
+                certificates.append(certificate)
+            }
+            return (structure, certificates)
+        }
+        return try parseWhole(signature)
+    }
+
+    private func parseWhole(_ signature: Data) throws(OpenSSLError) -> (CMSContentInfo, [X509Certificate]) {
+        let cms = try CMSContentInfo(der: signature)
+        let certificates = CMS_get1_certs(cms.pointer).map { X509CertificateStack(taking: $0).certificates } ?? []
+        return (cms, certificates)
     }
 
     /// The signer's digest algorithm: its NID and a display name (`sha256`, or the OID when unnamed).

@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package so the main build and CI never compile the benchmark
+// harness. Run them with `Benchmarks/run.sh` (or `swift package benchmark` in this folder).
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, and a clone may be called anything.
+let mainPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let mainIdentity = mainPackage.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "wallet-orders-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "OrderVerification",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OrderPackage", package: mainIdentity),
+            ],
+            path: "Benchmarks/OrderVerification",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
