@@ -97,19 +97,7 @@ private struct Cursor {
             let value = try parseValue()
             path.removeLast()
             members.append(JSONObject.Member(key: key, value: value))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                depth -= 1
-                return .object(JSONObject(members))
-            case nil:
-                throw error(.unexpectedEnd)
-            default:
-                throw unexpected()
-            }
+            if try consumeSeparator(closing: UInt8(ascii: "}")) { return .object(JSONObject(members)) }
         }
     }
 
@@ -129,19 +117,26 @@ private struct Cursor {
             let value = try parseValue()
             path.removeLast()
             elements.append(value)
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                depth -= 1
-                return .array(elements)
-            case nil:
-                throw error(.unexpectedEnd)
-            default:
-                throw unexpected()
-            }
+            if try consumeSeparator(closing: UInt8(ascii: "]")) { return .array(elements) }
+        }
+    }
+
+    /// After a member or element: `,` means more follow (false); the closing bracket ends the
+    /// container (true).
+    mutating func consumeSeparator(closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch peek {
+        case UInt8(ascii: ","):
+            position += 1
+            return false
+        case closing:
+            position += 1
+            depth -= 1
+            return true
+        case nil:
+            throw error(.unexpectedEnd)
+        default:
+            throw unexpected()
         }
     }
 
