@@ -56,6 +56,8 @@ struct ManifestTests {
         #expect(sha1.message.contains("SHA-1"))
         let other = ManifestError.unsupportedDigest("a", value: "xyz")
         #expect(!other.message.contains("SHA-1"))
+        let notHex = ManifestError.unsupportedDigest("a", value: String(repeating: "z", count: 40))
+        #expect(!notHex.message.contains("SHA-1"))
     }
 
     @Test("not an object, not JSON", arguments: ["[]", "\"x\"", "{", "", "{\"a\": \"b\", \"a\": \"c\"}"])

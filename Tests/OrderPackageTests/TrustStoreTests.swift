@@ -83,6 +83,19 @@ struct TrustStoreTests {
         #expect(throws: TrustStoreError.self) { try TrustStore.apple.adding(roots: [Data("not a certificate".utf8)]) }
     }
 
+    @Test("DER is told from PEM by the PEM header, not by stray '-' bytes", arguments: ["AppleRootCA-G3", "AppleWWDRCA-G2"])
+    func derWithDashes(_ name: String) throws {
+        // These certificates' DER has a '-' (0x2D) in its first 64 bytes.
+        let pem = try #require(
+            (AppleCertificateAuthorities.roots + AppleCertificateAuthorities.intermediates).first { $0.name == name }?.pem)
+        let der = try #require(try X509Certificate.certificates(pemOrDER: Data(pem.utf8)).first).derBytes
+        #expect(der.prefix(64).contains(UInt8(ascii: "-")))
+        #expect(try X509Certificate.certificates(pemOrDER: der).first?.sha256Fingerprint == Self.pinned[name])
+        #expect(try TrustStore(roots: [der]).fingerprints.roots == [Self.pinned[name]])
+        // PEM with text before the header (as `openssl x509 -text` writes) still reads as PEM.
+        #expect(try X509Certificate.certificates(pemOrDER: Data(("Bag Attributes\n" + pem).utf8)).count == 1)
+    }
+
     @Test("DER UTF8String decoding handles long-form lengths and rejects everything else")
     func utf8String() {
         #expect(DERUTF8String.decode(Data([0x0C, 0x03]) + Data("abc".utf8)) == "abc")

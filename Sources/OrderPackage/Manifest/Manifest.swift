@@ -44,7 +44,7 @@ public struct Manifest: Sendable, Hashable {
                 problems.append(.invalidJSON(reason: "the value is \(member.value.typeName), not a string", path: member.key))
                 continue
             }
-            guard value.utf8.count == 64, value.utf8.allSatisfy(Self.isHexDigit) else {
+            guard value.utf8.count == 64, Self.isHex(value) else {
                 problems.append(.unsupportedDigest(member.key, value: value))
                 continue
             }
@@ -92,6 +92,10 @@ public struct Manifest: Sendable, Hashable {
 
     static func isReserved(_ name: String) -> Bool {
         name == fileName || name == signatureFileName
+    }
+
+    static func isHex(_ text: String) -> Bool {
+        text.utf8.allSatisfy(isHexDigit)
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -31,7 +31,7 @@ public enum ManifestError: Error, Sendable, Hashable, VerificationIssueConvertib
             "the archive contains this file, but manifest.json does not list it (unsigned content)"
         case .hashMismatch(_, let listed, let actual):
             "the SHA-256 of the file is \(actual), manifest.json says \(listed)"
-        case .unsupportedDigest(_, let value) where value.count == 40:
+        case .unsupportedDigest(_, let value) where value.utf8.count == 40 && Manifest.isHex(value):
             "the digest has 40 hex digits (SHA-1, as in Wallet passes); order manifests use SHA-256 (64 digits)"
         case .unsupportedDigest(_, let value):
             "'\(value)' is not a SHA-256 digest (64 hex digits)"

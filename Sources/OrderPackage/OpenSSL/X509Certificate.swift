@@ -37,9 +37,10 @@ final class X509Certificate: @unchecked Sendable {
         self.init(taking: parsed)
     }
 
-    /// Parses every certificate in PEM text, or a single DER certificate.
+    /// Parses every certificate in PEM text (text before the first header is allowed), or a
+    /// single DER certificate.
     static func certificates(pemOrDER data: Data) throws(OpenSSLError) -> [X509Certificate] {
-        guard data.starts(with: Array("-----BEGIN".utf8)) || data.prefix(64).contains(UInt8(ascii: "-")) else {
+        guard data.firstRange(of: Data("-----BEGIN ".utf8)) != nil else {
             return [try X509Certificate(der: data)]
         }
         OpenSSLError.clearQueue()
