@@ -5,10 +5,12 @@ let package = Package(
     name: "wallet-orders",
     products: [
         .library(name: "OrderPackage", targets: ["OrderPackage"]),
+        .library(name: "OrderStorage", targets: ["OrderStorage"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -32,11 +34,19 @@ let package = Package(
             dependencies: ["CZip", "COpenSSL", "COpenSSLShims"]
         ),
 
+        // Verified orders kept by fully qualified identifier: saveOrder / containsOrder, the
+        // repository protocol and its SQLite (GRDB) implementation.
+        .target(
+            name: "OrderStorage",
+            dependencies: ["OrderPackage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "orders",
             dependencies: [
                 "OrderPackage",
+                "OrderStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +54,7 @@ let package = Package(
         // Test support: TestArchives/expectations.tsv, shared by the library and CLI tests.
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage"], path: "Tests/TestArchiveTable"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
+        .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
         .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "TestArchiveTable"]),
     ],
     swiftLanguageModes: [.v6]

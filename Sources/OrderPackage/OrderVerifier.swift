@@ -37,7 +37,7 @@ public struct OrderVerifier: Sendable {
     public func verify(_ archiveBytes: Data, at time: VerificationTime = .now) -> VerificationReport {
         var report = VerificationReport(
             errors: [], warnings: [], order: nil, summary: OrderSummary(), signer: nil, signingTime: nil,
-            verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes))
+            verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes), orderJSON: nil)
         func add(_ findings: [some VerificationIssueConvertible]) {
             for finding in findings {
                 if finding.code.isError { report.errors.append(finding.issue) } else { report.warnings.append(finding.issue) }
@@ -72,6 +72,7 @@ public struct OrderVerifier: Sendable {
         //    name the order's type).
         var orderFindings: [OrderError] = []
         if let orderBytes = archive[OrderValidator.fileName] {
+            report.orderJSON = orderBytes
             let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
             report.summary = validation.summary
             orderFindings = validation.errors + validation.warnings

@@ -28,6 +28,13 @@ public struct VerificationReport: Sendable, Codable {
     public var verificationTime: Date?
     /// Lowercase hex SHA-256 of the archive bytes.
     public var archiveSHA256: String
+    /// The `order.json` bytes exactly as in the archive, when present (not part of the encoded
+    /// report).
+    public var orderJSON: Data?
+
+    private enum CodingKeys: String, CodingKey {
+        case errors, warnings, order, summary, signer, signingTime, verificationTime, archiveSHA256
+    }
 
     /// Whether the package passed every check.
     public var isValid: Bool { errors.isEmpty }

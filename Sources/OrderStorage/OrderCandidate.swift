@@ -1,0 +1,49 @@
+import Foundation
+import OrderPackage
+
+/// A verified order ready to be stored: the archive, its order.json, and the facts the store
+/// indexes. ``OrderStore`` builds one from a valid ``VerificationReport``; a repository stores it
+/// without verifying again.
+public struct OrderCandidate: Sendable, Hashable {
+    public var identifier: FullyQualifiedOrderIdentifier
+    public var updatedAt: RFC3339Timestamp
+    public var createdAt: RFC3339Timestamp
+    public var status: String
+    public var merchantIdentifier: String
+    public var merchantDisplayName: String
+    public var teamIdentifier: String
+    public var archive: Data
+    public var archiveSHA256: String
+    public var orderJSON: Data
+
+    public init(
+        identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,
+        merchantIdentifier: String, merchantDisplayName: String, teamIdentifier: String, archive: Data,
+        archiveSHA256: String, orderJSON: Data
+    ) {
+        self.identifier = identifier
+        self.updatedAt = updatedAt
+        self.createdAt = createdAt
+        self.status = status
+        self.merchantIdentifier = merchantIdentifier
+        self.merchantDisplayName = merchantDisplayName
+        self.teamIdentifier = teamIdentifier
+        self.archive = archive
+        self.archiveSHA256 = archiveSHA256
+        self.orderJSON = orderJSON
+    }
+
+    /// The candidate for a *valid* report of `archive`; nil when the report lacks what a stored
+    /// order needs (it cannot, when valid).
+    public init?(archive: Data, report: VerificationReport) {
+        guard report.isValid, let order = report.order, let orderJSON = report.orderJSON,
+            let teamIdentifier = report.teamIdentifier
+        else { return nil }
+        self.init(
+            identifier: FullyQualifiedOrderIdentifier(
+                orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
+            updatedAt: order.updatedAt, createdAt: order.createdAt, status: order.status.rawValue,
+            merchantIdentifier: order.merchant.merchantIdentifier, merchantDisplayName: order.merchant.displayName,
+            teamIdentifier: teamIdentifier, archive: archive, archiveSHA256: report.archiveSHA256, orderJSON: orderJSON)
+    }
+}

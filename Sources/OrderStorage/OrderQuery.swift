@@ -1,0 +1,32 @@
+import OrderPackage
+
+/// Filters and a page for listing stored orders. Results are sorted by `updatedAt`, newest first,
+/// then by identifier, so pages are stable.
+///
+/// ```swift
+/// var query = OrderQuery(orderTypeIdentifier: "order.com.example.shop", status: "open")
+/// query.limit = 50
+/// let firstPage = try await store.orders(matching: query)
+/// query.offset = 50
+/// let secondPage = try await store.orders(matching: query)
+/// ```
+public struct OrderQuery: Sendable, Hashable {
+    public var orderTypeIdentifier: String?
+    /// `open`, `completed` or `cancelled`.
+    public var status: String?
+    /// Only orders whose `updatedAt` is at or after this instant, compared to the microsecond.
+    public var updatedSince: RFC3339Timestamp?
+    public var limit: Int
+    public var offset: Int
+
+    public init(
+        orderTypeIdentifier: String? = nil, status: String? = nil, updatedSince: RFC3339Timestamp? = nil, limit: Int = 100,
+        offset: Int = 0
+    ) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.status = status
+        self.updatedSince = updatedSince
+        self.limit = limit
+        self.offset = offset
+    }
+}

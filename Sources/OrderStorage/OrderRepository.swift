@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where verified orders live. ``SQLiteOrderRepository`` is the embedded default; another backend
+/// (PostgreSQL) implements the same protocol and applies ``OrderVersionPolicy`` inside its own
+/// write transaction, so that every backend decides identically.
+public protocol OrderRepository: Sendable {
+    /// In one transaction: reads the stored version, applies ``OrderVersionPolicy``, and writes
+    /// when the decision is `.insert` (a new row) or `.replace` (the old version moves to the
+    /// history). Any other decision writes nothing. `time` becomes the version's `addedAt` (and the
+    /// replaced version's `replacedAt`).
+    func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision
+
+    /// The current version, if any.
+    func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder?
+
+    /// The current version's archive, byte for byte as saved.
+    func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
+
+    /// The current version's order.json, byte for byte as in its archive.
+    func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
+
+    /// Current versions matching `query`, most recently updated first.
+    func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder]
+
+    /// Every version of one order, oldest first; the last is the current one (`replacedAt == nil`).
+    func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder]
+
+    /// Deletes the order and its history. Returns whether it existed.
+    func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool
+}

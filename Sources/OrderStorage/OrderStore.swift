@@ -1,0 +1,139 @@
+import Foundation
+import OrderPackage
+
+/// The newest valid version of every order, keyed by ``FullyQualifiedOrderIdentifier``, with
+/// FinanceKit's `saveOrder` and `containsOrder`.
+///
+/// ```swift
+/// let store = OrderStore(repository: try SQLiteOrderRepository(path: "orders.sqlite"))
+/// switch try await store.saveOrder(signedArchive: archive) {
+/// case .added: print("stored")
+/// case .newerExisting: print("a newer version is already stored")
+/// case .cancelled: print("declined")
+/// }
+/// let id = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-123")
+/// let state = try await store.containsOrder(matching: id, updatedDate: lastSeen)
+/// ```
+///
+/// Everything is injected: the repository, the verifier (trust store, limits, clock), the consent
+/// prompt, and the clock stamping `addedAt`.
+public struct OrderStore: Sendable {
+    public let repository: any OrderRepository
+    public let verifier: OrderVerifier
+    public let consent: any OrderConsentPrompt
+    public let clock: @Sendable () -> Date
+
+    public init(
+        repository: any OrderRepository,
+        verifier: OrderVerifier = OrderVerifier(),
+        consent: any OrderConsentPrompt = AddWithoutAsking(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.repository = repository
+        self.verifier = verifier
+        self.consent = consent
+        self.clock = clock
+    }
+
+    /// Verifies `signedArchive` fully, asks the consent prompt, and stores it when it is new or
+    /// newer than the stored version.
+    ///
+    /// - Returns: `.added` when stored (or already stored byte for byte), `.newerExisting` when a
+    ///   newer version is stored, `.cancelled` when the prompt declined.
+    /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report,
+    ///   `.conflictingVersion`, `.signerChanged`, or `.unavailable`. Nothing is written on any throw.
+    public func saveOrder(signedArchive: Data) async throws(OrderStoreError) -> SaveOrderResult {
+        let report = verifier.verify(signedArchive)
+        guard let candidate = OrderCandidate(archive: signedArchive, report: report), let order = report.order else {
+            throw .invalidArchive(report)
+        }
+        // Decide before asking: nobody is asked about an order that would not be written.
+        let stored = try await repository.currentVersion(of: candidate.identifier)
+        let preview = OrderVersionPolicy.decide(
+            stored: stored.map {
+                .init(updatedAt: $0.updatedAt, teamIdentifier: $0.teamIdentifier, archiveSHA256: $0.archiveSHA256)
+            },
+            incoming: candidate)
+        switch preview {
+        case .insert, .replace:
+            guard await consent.shouldAdd(order, report: report) else { return .cancelled }
+        case .unchanged, .keepNewer, .conflict, .signerChanged:
+            break
+        }
+        // The transaction decides again: another writer may have been faster.
+        return try Self.result(of: try await repository.save(candidate, at: clock()), for: candidate)
+    }
+
+    /// Whether a version of the order is stored, compared with `updatedDate`.
+    ///
+    /// `Date` is a floating-point number of seconds, finer than a microsecond only near 1970, so
+    /// a date parsed from the stored `updatedAt` may differ from it by a rounding error. The
+    /// comparison therefore treats instants within half a microsecond as equal; use
+    /// ``containsOrder(matching:updatedAt:)`` to compare RFC 3339 text exactly.
+    public func containsOrder(
+        matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
+    ) async throws(OrderStoreError) -> ContainsOrderResult {
+        guard let stored = try await repository.currentVersion(of: identifier) else { return .notFound }
+        guard let updatedDate else { return .exists }
+        // Subtract in Date's own reference frame: whole seconds first (exact), then the fraction.
+        let storedSeconds = Double(stored.updatedAt.secondsSinceEpoch) - Date.timeIntervalBetween1970AndReferenceDate
+        let difference = (updatedDate.timeIntervalSinceReferenceDate - storedSeconds) - Double(stored.updatedAt.nanoseconds) / 1e9
+        if abs(difference) <= 0.000_000_5 { return .exists }
+        return difference > 0 ? .olderExists : .newerExists
+    }
+
+    /// Like ``containsOrder(matching:updatedDate:)``, comparing `updatedAt` exactly (to the
+    /// nanosecond, whatever offset either was written with).
+    public func containsOrder(
+        matching identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
+    ) async throws(OrderStoreError) -> ContainsOrderResult {
+        guard let stored = try await repository.currentVersion(of: identifier) else { return .notFound }
+        if stored.updatedAt == updatedAt { return .exists }
+        return stored.updatedAt > updatedAt ? .newerExists : .olderExists
+    }
+
+    /// The current version's metadata.
+    public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+        try await repository.currentVersion(of: identifier)
+    }
+
+    /// The current version decoded, for display; nil when the order is not stored.
+    public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Order? {
+        guard let json = try await repository.orderJSON(of: identifier) else { return nil }
+        return OrderValidator(maximumJSONDepth: verifier.limits.maximumJSONDepth).validate(json).order
+    }
+
+    /// The stored archive, byte for byte as it was saved.
+    public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await repository.archive(of: identifier)
+    }
+
+    public func orders(matching query: OrderQuery = OrderQuery()) async throws(OrderStoreError) -> [StoredOrder] {
+        try await repository.orders(matching: query)
+    }
+
+    /// Every version, oldest first; the last one is current.
+    public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+        try await repository.history(of: identifier)
+    }
+
+    /// Deletes the order and its history; returns whether it was stored.
+    public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        try await repository.remove(identifier)
+    }
+
+    static func result(
+        of decision: OrderVersionPolicy.Decision, for candidate: OrderCandidate
+    ) throws(OrderStoreError) -> SaveOrderResult {
+        switch decision {
+        case .insert, .replace, .unchanged:
+            return .added
+        case .keepNewer:
+            return .newerExisting
+        case .conflict:
+            throw .conflictingVersion(candidate.identifier, updatedAt: candidate.updatedAt)
+        case .signerChanged(let storedTeam):
+            throw .signerChanged(candidate.identifier, storedTeam: storedTeam, incomingTeam: candidate.teamIdentifier)
+        }
+    }
+}

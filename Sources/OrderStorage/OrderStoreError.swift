@@ -1,0 +1,40 @@
+import OrderPackage
+
+/// Why an order could not be saved or the store could not be used. Each case has a stable
+/// ``code`` (documented in the README and printed by the CLI).
+public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
+    /// The archive failed verification; the report says why. Nothing was written.
+    case invalidArchive(VerificationReport)
+    /// The stored version has the same `updatedAt` but different bytes: Apple requires
+    /// `updatedAt` to increase with every change. Nothing was written.
+    case conflictingVersion(FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp)
+    /// The update is signed by another team than the stored version. Nothing was written.
+    case signerChanged(FullyQualifiedOrderIdentifier, storedTeam: String, incomingTeam: String)
+    /// The store could not be opened, read or written (I/O, permissions, a damaged file, or
+    /// another process holding the write lock past the busy timeout).
+    case unavailable(reason: String)
+
+    public var code: String {
+        switch self {
+        case .invalidArchive: "store.invalidArchive"
+        case .conflictingVersion: "store.conflictingVersion"
+        case .signerChanged: "store.signerChanged"
+        case .unavailable: "store.unavailable"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidArchive(let report):
+            let codes = report.errorCodes.map(\.rawValue).joined(separator: ", ")
+            return "the archive is invalid (\(codes))"
+        case .conflictingVersion(let id, let updatedAt):
+            return "\(id) is already stored with updatedAt \(updatedAt.text) and different contents; "
+                + "a changed order needs a later updatedAt"
+        case .signerChanged(let id, let stored, let incoming):
+            return "\(id) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
+        case .unavailable(let reason):
+            return "the order store is unavailable: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import OrderPackage
+
+/// The rule every repository applies, inside its write transaction, when a verified order
+/// arrives (FINANCEKIT-API.md §2.7, ORDER-FORMAT.md §7.5). Kept apart from storage so that every
+/// backend decides identically.
+public enum OrderVersionPolicy {
+    /// What to do with an incoming version.
+    public enum Decision: Sendable, Hashable {
+        /// Nothing stored yet: insert. → `.added`
+        case insert
+        /// The stored version is older: keep it in the history and store the new one. → `.added`
+        case replace
+        /// The same version, byte for byte: nothing to write. → `.added`
+        case unchanged
+        /// The stored version is newer: nothing to write. → `.newerExisting`
+        case keepNewer
+        /// Same `updatedAt`, different bytes. → throws `store.conflictingVersion`
+        case conflict
+        /// Another team signed the update. → throws `store.signerChanged`
+        case signerChanged(storedTeam: String)
+    }
+
+    /// What the policy needs to know of the stored version.
+    public struct StoredVersion: Sendable, Hashable {
+        public var updatedAt: RFC3339Timestamp
+        public var teamIdentifier: String
+        public var archiveSHA256: String
+
+        public init(updatedAt: RFC3339Timestamp, teamIdentifier: String, archiveSHA256: String) {
+            self.updatedAt = updatedAt
+            self.teamIdentifier = teamIdentifier
+            self.archiveSHA256 = archiveSHA256
+        }
+    }
+
+    /// `updatedAt` values compare exactly (to the nanosecond, whatever offset they were written
+    /// with). The signer check comes first: an order cannot change teams, whatever its date.
+    public static func decide(stored: StoredVersion?, incoming: OrderCandidate) -> Decision {
+        guard let stored else { return .insert }
+        if stored.teamIdentifier != incoming.teamIdentifier { return .signerChanged(storedTeam: stored.teamIdentifier) }
+        if stored.updatedAt < incoming.updatedAt { return .replace }
+        if stored.updatedAt > incoming.updatedAt { return .keepNewer }
+        return stored.archiveSHA256 == incoming.archiveSHA256 ? .unchanged : .conflict
+    }
+}

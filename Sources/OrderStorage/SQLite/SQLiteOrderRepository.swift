@@ -1,0 +1,226 @@
+import Foundation
+import GRDB
+import OrderPackage
+
+/// The embedded order repository: one SQLite file through GRDB, WAL mode, `BEGIN IMMEDIATE`
+/// writes with a busy timeout, schema migrations. Safe to share between tasks and to open from
+/// several processes at once.
+///
+/// ```swift
+/// let repository = try SQLiteOrderRepository(path: "/var/lib/orders/orders.sqlite")
+/// let store = OrderStore(repository: repository)
+/// ```
+public final class SQLiteOrderRepository: OrderRepository {
+    /// The underlying pool, for modules that share the database.
+    public let database: DatabasePool
+
+    /// Opens (creating if needed) the store at `path` and migrates it.
+    public convenience init(path: String, busyTimeout: TimeInterval = StoreDatabase.defaultBusyTimeout) throws(OrderStoreError) {
+        try self.init(database: StoreDatabase.open(at: path, migrator: OrderStorageSchema.migrator, busyTimeout: busyTimeout))
+    }
+
+    /// Uses a pool whose migrator already registered ``OrderStorageSchema``.
+    public init(database: DatabasePool) {
+        self.database = database
+    }
+
+    public func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
+        let addedAt = Self.microseconds(time)
+        return try await perform { () async throws -> OrderVersionPolicy.Decision in
+            try await self.database.write { db in
+                let stored = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT updatedAt, teamIdentifier, archiveSHA256 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier]
+                ).map { row in
+                    OrderVersionPolicy.StoredVersion(
+                        updatedAt: try Self.timestamp(row["updatedAt"]), teamIdentifier: row["teamIdentifier"],
+                        archiveSHA256: row["archiveSHA256"])
+                }
+                let decision = OrderVersionPolicy.decide(stored: stored, incoming: candidate)
+                switch decision {
+                case .insert:
+                    try db.execute(
+                        sql: """
+                            INSERT INTO orders (\(Self.versionColumns))
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """, arguments: Self.arguments(candidate, addedAt: addedAt))
+                case .replace:
+                    try db.execute(
+                        sql: """
+                            INSERT INTO orderVersions (\(Self.versionColumns), replacedAt)
+                            SELECT \(Self.versionColumns), ? FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                            """,
+                        arguments: [addedAt, candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
+                    try db.execute(
+                        sql: """
+                            UPDATE orders SET (\(Self.versionColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                            """,
+                        arguments: Self.arguments(candidate, addedAt: addedAt)
+                            + [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
+                case .unchanged, .keepNewer, .conflict, .signerChanged:
+                    break
+                }
+                return decision
+            }
+        }
+    }
+
+    public func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+        try await perform {
+            try await self.database.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+                ).map(Self.storedOrder)
+            }
+        }
+    }
+
+    public func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("archive", of: identifier)
+    }
+
+    public func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("orderJSON", of: identifier)
+    }
+
+    public func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let type = query.orderTypeIdentifier {
+            conditions.append("orderTypeIdentifier = ?")
+            arguments += [type]
+        }
+        if let status = query.status {
+            conditions.append("status = ?")
+            arguments += [status]
+        }
+        if let since = query.updatedSince {
+            conditions.append("updatedAtMicroseconds >= ?")
+            arguments += [since.microsecondsSinceEpoch]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments += [max(0, query.limit), max(0, query.offset)]
+        let sql = """
+            SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders \(filter)
+            ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT ? OFFSET ?
+            """
+        return try await perform { [arguments] in
+            try await self.database.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.storedOrder) }
+        }
+    }
+
+    public func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+        try await perform {
+            try await self.database.read { db in
+                let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+                let previous = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(Self.summaryColumns), replacedAt FROM orderVersions
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ? ORDER BY id
+                        """, arguments: arguments
+                ).map(Self.storedOrder)
+                let current = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: arguments
+                ).map(Self.storedOrder)
+                return previous + (current.map { [$0] } ?? [])
+            }
+        }
+    }
+
+    public func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        try await perform {
+            try await self.database.write { db in
+                let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+                try db.execute(
+                    sql: "DELETE FROM orderVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+                try db.execute(
+                    sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+                return db.changesCount > 0
+            }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
+    public func integrityCheck() async throws(OrderStoreError) -> String {
+        try await perform {
+            try await self.database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static let versionColumns = """
+        orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
+        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt
+        """
+
+    private static let summaryColumns = """
+        orderTypeIdentifier, orderIdentifier, updatedAt, createdAt, status, merchantIdentifier, merchantDisplayName, \
+        teamIdentifier, archiveSHA256, length(archive) AS archiveSize, addedAt
+        """
+
+    private static func arguments(_ candidate: OrderCandidate, addedAt: Int64) -> StatementArguments {
+        [
+            candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier, candidate.updatedAt.text,
+            candidate.updatedAt.microsecondsSinceEpoch, candidate.createdAt.text, candidate.status, candidate.merchantIdentifier,
+            candidate.merchantDisplayName, candidate.teamIdentifier, candidate.archiveSHA256, candidate.archive,
+            candidate.orderJSON, addedAt,
+        ]
+    }
+
+    private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await perform {
+            try await self.database.read { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT \(column) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+            }
+        }
+    }
+
+    private static func storedOrder(_ row: Row) throws -> StoredOrder {
+        StoredOrder(
+            identifier: FullyQualifiedOrderIdentifier(
+                orderTypeIdentifier: row["orderTypeIdentifier"], orderIdentifier: row["orderIdentifier"]),
+            updatedAt: try timestamp(row["updatedAt"]), createdAt: try timestamp(row["createdAt"]), status: row["status"],
+            merchantIdentifier: row["merchantIdentifier"], merchantDisplayName: row["merchantDisplayName"],
+            teamIdentifier: row["teamIdentifier"], archiveSHA256: row["archiveSHA256"], archiveSize: row["archiveSize"],
+            addedAt: date(microseconds: row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(date(microseconds:)))
+    }
+
+    private static func timestamp(_ text: String) throws -> RFC3339Timestamp {
+        guard let timestamp = RFC3339Timestamp(text) else {
+            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp '\(text)'")
+        }
+        return timestamp
+    }
+
+    static func microseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
+    }
+
+    private static func date(microseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(microseconds) / 1_000_000)
+    }
+
+    /// Runs a database operation, turning GRDB and SQLite errors into ``OrderStoreError``.
+    private func perform<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws(OrderStoreError) -> T {
+        do {
+            return try await operation()
+        } catch let error as OrderStoreError {
+            throw error
+        } catch {
+            throw .unavailable(reason: StoreDatabase.describe(error))
+        }
+    }
+}

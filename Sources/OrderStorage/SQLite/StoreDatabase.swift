@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// Opens the embedded SQLite store: a GRDB `DatabasePool` in WAL mode, with a busy timeout so
+/// that writers from several processes wait their turn instead of failing with "database is
+/// locked", and with schema migrations applied.
+///
+/// Opening (creating the file, switching to WAL, migrating) is serialized across processes with
+/// an advisory lock on a `<path>.lock` file beside the database.
+public enum StoreDatabase {
+    /// How long a writer waits for another connection's write lock before giving up.
+    public static let defaultBusyTimeout: TimeInterval = 60
+
+    public static func open(
+        at path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval = defaultBusyTimeout
+    ) throws(OrderStoreError) -> DatabasePool {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .unavailable(reason: "cannot create \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL: a killed process never leaves a half-written
+            // transaction; only a power loss may drop the last commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        return try withExclusiveLock(path + ".lock") { () throws(OrderStoreError) -> DatabasePool in
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                if try pool.read(migrator.hasBeenSuperseded) {
+                    throw OrderStoreError.unavailable(reason: "\(path) was written by a newer version of this tool")
+                }
+                return pool
+            } catch let error as OrderStoreError {
+                throw error
+            } catch {
+                throw .unavailable(reason: "cannot open \(path): \(describe(error))")
+            }
+        }
+    }
+
+    /// A short description of a GRDB or SQLite error for users.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return String(describing: error) }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "another process kept the store locked for longer than the busy timeout"
+        case .SQLITE_NOTADB:
+            return "the file is not an SQLite database"
+        case .SQLITE_CORRUPT:
+            return "the database file is damaged"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            return "the database cannot be opened for writing (\(error.message ?? "permission denied"))"
+        default:
+            return error.message ?? error.description
+        }
+    }
+
+    private static func withExclusiveLock<T>(
+        _ lockPath: String, _ body: () throws(OrderStoreError) -> T
+    ) throws(OrderStoreError) -> T {
+        let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .unavailable(reason: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw .unavailable(reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+}
