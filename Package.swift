@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage"], path: "Tests/TestArchiveTable"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
-        .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "TestArchiveTable"]),
+        .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "OrderStorage", "TestArchiveTable"]),
     ],
     swiftLanguageModes: [.v6]
 )

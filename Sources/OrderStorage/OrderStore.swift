@@ -43,10 +43,25 @@ public struct OrderStore: Sendable {
     /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report,
     ///   `.conflictingVersion`, `.signerChanged`, or `.unavailable`. Nothing is written on any throw.
     public func saveOrder(signedArchive: Data) async throws(OrderStoreError) -> SaveOrderResult {
+        try await saveOrder(prepareOrder(signedArchive: signedArchive))
+    }
+
+    /// The first half of ``saveOrder(signedArchive:)``: verification, which needs no store and may
+    /// run for many archives in parallel. Save the results with ``saveOrder(_:)`` in the order
+    /// they should apply.
+    ///
+    /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report.
+    public func prepareOrder(signedArchive: Data) throws(OrderStoreError) -> PreparedOrder {
         let report = verifier.verify(signedArchive)
         guard let candidate = OrderCandidate(archive: signedArchive, report: report), let order = report.order else {
             throw .invalidArchive(report)
         }
+        return PreparedOrder(candidate: candidate, order: order, report: report)
+    }
+
+    /// The second half of ``saveOrder(signedArchive:)``: consent, then one transaction.
+    public func saveOrder(_ prepared: PreparedOrder) async throws(OrderStoreError) -> SaveOrderResult {
+        let candidate = prepared.candidate
         // Decide before asking: nobody is asked about an order that would not be written.
         let stored = try await repository.currentVersion(of: candidate.identifier)
         let preview = OrderVersionPolicy.decide(
@@ -56,7 +71,7 @@ public struct OrderStore: Sendable {
             incoming: candidate)
         switch preview {
         case .insert, .replace:
-            guard await consent.shouldAdd(order, report: report) else { return .cancelled }
+            guard await consent.shouldAdd(prepared.order, report: prepared.report) else { return .cancelled }
         case .unchanged, .keepNewer, .conflict, .signerChanged:
             break
         }

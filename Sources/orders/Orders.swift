@@ -8,11 +8,15 @@ struct Orders: AsyncParsableCommand {
         commandName: "orders",
         abstract: "Verify, build and store Apple Wallet order packages (.order).",
         discussion: """
-            Exit codes: 0 success (all valid), 1 an archive is invalid, 2 usage or I/O error.
+            Exit codes: 0 success, 1 invalid or rejected (or not found), 2 usage or I/O error; \
+            orders add also uses 3 (a newer version was stored) and 4 (declined).
             Error codes in reports are stable; see the README for the full list.
             """,
         version: "0.1.0",
-        subcommands: [VerifyCommand.self, PackCommand.self]
+        subcommands: [
+            VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
+            HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self,
+        ]
     )
 
     /// Runs the command, mapping every failure to the documented exit codes: usage and I/O
@@ -43,8 +47,13 @@ struct Orders: AsyncParsableCommand {
 /// The exit statuses documented in the README.
 enum ExitStatus {
     static let success: Int32 = 0
+    /// An archive is invalid or was rejected (verify, add); the order is not stored (check, show…).
     static let invalid: Int32 = 1
     static let usageOrIO: Int32 = 2
+    /// `orders add`: nothing failed, but a newer version was already stored.
+    static let newerExisting: Int32 = 3
+    /// `orders add`: nothing failed or was older, but an order was declined.
+    static let cancelled: Int32 = 4
 }
 
 /// A failure the user can fix (a missing file, a bad option value): one line on stderr, exit 2.

@@ -49,7 +49,9 @@ struct VerifyCommand: AsyncParsableCommand {
 
         var sawInvalid = false
         var sawUnreadable = false
-        for (file, result) in await Self.verifyAll(files, verifier: verifier, time: time) {
+        await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
+            Result { verifier.verify(try FileInput.read(path), at: time) }
+        } handle: { _, file, result in
             switch result {
             case .success(let report):
                 sawInvalid = sawInvalid || !report.isValid
@@ -64,30 +66,5 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if sawUnreadable { throw ExitCode(ExitStatus.usageOrIO) }
         if sawInvalid { throw ExitCode(ExitStatus.invalid) }
-    }
-
-    /// Verifies files concurrently (one task per core), yielding results in argument order.
-    static func verifyAll(
-        _ files: [String], verifier: OrderVerifier, time: VerificationTime
-    ) async -> [(String, Result<VerificationReport, any Error>)] {
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        var results = [Result<VerificationReport, any Error>?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, Result<VerificationReport, any Error>).self) { group in
-            var next = 0
-            func submit() {
-                let index = next
-                let path = files[index]
-                next += 1
-                group.addTask {
-                    (index, Result { verifier.verify(try FileInput.read(path), at: time) })
-                }
-            }
-            while next < min(width, files.count) { submit() }
-            for await (index, result) in group {
-                results[index] = result
-                if next < files.count { submit() }
-            }
-        }
-        return zip(files, results.compactMap { $0 }).map { ($0, $1) }
     }
 }

@@ -26,13 +26,14 @@ struct OrdersProcess {
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
+        stdinText: String? = nil,
         in directory: URL = TestArchiveTable.directory
     ) throws -> Result {
-        try run(executable: binary, arguments, environment: environment, in: directory)
+        try run(executable: binary, arguments, environment: environment, stdinText: stdinText, in: directory)
     }
 
     static func run(
-        executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -46,8 +47,13 @@ struct OrdersProcess {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdinText == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdinText {
+            input.fileHandleForWriting.write(Data(stdinText.utf8))
+            try input.fileHandleForWriting.close()
+        }
         // Read before waiting so a full pipe never blocks the child.
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderStorage
+
+/// `orders add`: verify and store order packages.
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Verify order packages and store the newest version of each order.",
+        discussion: """
+            Prints one line per file: added, newerExisting, cancelled, or the error code(s). On an \
+            interactive terminal each order is shown and you are asked before it is added; --yes (or \
+            stdin not being a terminal) adds without asking. One bad file never stops the others.
+            Exit status: 0 all added; 1 any invalid or rejected (store.conflictingVersion, \
+            store.signerChanged); 3 otherwise if any newerExisting; 4 otherwise if any cancelled; \
+            2 for unreadable files or an unusable store.
+            """
+    )
+
+    @Flag(name: .shortAndLong, help: "Add without asking, even on a terminal.")
+    var yes = false
+
+    @Flag(help: "Ask before adding each order even when stdin is not a terminal (answers read from stdin).")
+    var confirm = false
+
+    @Flag(help: "Print one JSON object per file per line.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    @Argument(help: ArgumentHelp("Order packages to add.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one file to add.") }
+        if yes && confirm { throw ValidationError("--yes and --confirm cannot be used together.") }
+    }
+
+    /// Each file's outcome.
+    enum Outcome: Sendable {
+        case saved(SaveOrderResult, VerificationReport)
+        case failed(OrderStoreError)
+        case unreadable(String)
+    }
+
+    func run() async throws {
+        let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
+        let orderStore = try store.orderStore(trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let progress = ProgressBar(total: files.count, enabled: !asking && files.count > 1 && isatty(STDERR_FILENO) == 1)
+        var tally = Tally()
+
+        // Verification runs in parallel; saving (and asking) happens in argument order, so that
+        // versions of one order given in order are stored in order.
+        await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
+            Self.prepare(path, with: orderStore)
+        } handle: { index, file, prepared in
+            let outcome = await Self.save(prepared, to: orderStore)
+            progress.clear()
+            tally.count(outcome)
+            Output.line(json ? Self.jsonLine(file, outcome) : Self.humanLine(file, outcome))
+            progress.show(done: index + 1, current: file)
+        }
+        progress.clear()
+        if files.count > 1 { FileHandle.standardError.write(Data((tally.summary + "\n").utf8)) }
+        if tally.exitStatus != ExitStatus.success { throw ExitCode(tally.exitStatus) }
+    }
+
+    /// Reading and verifying: either a prepared order or the outcome that ends this file.
+    static func prepare(_ path: String, with store: OrderStore) -> Result<PreparedOrder, OutcomeError> {
+        let archive: Data
+        do {
+            archive = try FileInput.read(path)
+        } catch {
+            return .failure(OutcomeError(outcome: .unreadable(TrustOptions.reason(error))))
+        }
+        do {
+            return .success(try store.prepareOrder(signedArchive: archive))
+        } catch {
+            return .failure(OutcomeError(outcome: .failed(error)))
+        }
+    }
+
+    static func save(_ prepared: Result<PreparedOrder, OutcomeError>, to store: OrderStore) async -> Outcome {
+        switch prepared {
+        case .failure(let error):
+            return error.outcome
+        case .success(let order):
+            do {
+                return .saved(try await store.saveOrder(order), order.report)
+            } catch {
+                return .failed(error)
+            }
+        }
+    }
+
+    /// Carries an outcome through `Result`'s error position.
+    struct OutcomeError: Error {
+        var outcome: Outcome
+    }
+
+    // MARK: - Output
+
+    static func humanLine(_ file: String, _ outcome: Outcome) -> String {
+        switch outcome {
+        case .saved(let result, _):
+            return "\(result.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(file)"
+        case .unreadable(let reason):
+            return "unreadable     \(file): \(reason)"
+        case .failed(.invalidArchive(let report)):
+            let codes = report.errorCodes.map(\.rawValue).joined(separator: ",")
+            let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more; `orders verify` lists them)" : ""
+            let first = report.errors.first.map { issue in (issue.path.map { "\($0): " } ?? "") + issue.message } ?? "invalid"
+            return "\(codes) \(file): \(first)\(more)"
+        case .failed(let error):
+            return "\(error.code) \(file): \(error.description)"
+        }
+    }
+
+    static func jsonLine(_ file: String, _ outcome: Outcome) -> String {
+        var result = "error"
+        var code: String?
+        var message: String?
+        var errors: [VerificationIssue] = []
+        var report: VerificationReport?
+        switch outcome {
+        case .saved(let saved, let savedReport):
+            result = saved.rawValue
+            report = savedReport
+        case .unreadable(let reason):
+            code = "io.unreadable"
+            message = reason
+        case .failed(let error):
+            code = error.code
+            message = error.description
+            if case .invalidArchive(let failed) = error {
+                report = failed
+                errors = failed.errors
+            }
+        }
+        let issues = JSONValue.array(
+            errors.map {
+                .object(
+                    JSONObject([
+                        .init(key: "code", value: .string($0.code.rawValue)), .init(key: "message", value: .string($0.message)),
+                        .init(key: "path", value: .string($0.path)),
+                    ]))
+            })
+        return JSONValue.object(
+            JSONObject([
+                .init(key: "file", value: .string(file)), .init(key: "result", value: .string(result)),
+                .init(key: "code", value: .string(code)), .init(key: "message", value: .string(message)),
+                .init(key: "errors", value: issues),
+                .init(key: "orderTypeIdentifier", value: .string(report?.orderTypeIdentifier)),
+                .init(key: "orderIdentifier", value: .string(report?.orderIdentifier)),
+                .init(key: "updatedAt", value: .string(report?.updatedAt?.text)),
+            ])
+        ).serialized
+    }
+
+    /// Counts outcomes and derives the exit status.
+    struct Tally {
+        var added = 0, newerExisting = 0, cancelled = 0, failed = 0, unreadable = 0
+
+        mutating func count(_ outcome: Outcome) {
+            switch outcome {
+            case .saved(.added, _): added += 1
+            case .saved(.newerExisting, _): newerExisting += 1
+            case .saved(.cancelled, _): cancelled += 1
+            case .failed(.unavailable): unreadable += 1
+            case .failed: failed += 1
+            case .unreadable: unreadable += 1
+            }
+        }
+
+        var summary: String {
+            let total = added + newerExisting + cancelled + failed + unreadable
+            var parts = ["\(added) added", "\(newerExisting) newerExisting", "\(cancelled) cancelled", "\(failed) failed"]
+            if unreadable > 0 { parts.append("\(unreadable) unreadable") }
+            return "\(total) files: " + parts.joined(separator: ", ")
+        }
+
+        var exitStatus: Int32 {
+            if unreadable > 0 { return ExitStatus.usageOrIO }
+            if failed > 0 { return ExitStatus.invalid }
+            if newerExisting > 0 { return ExitStatus.newerExisting }
+            if cancelled > 0 { return ExitStatus.cancelled }
+            return ExitStatus.success
+        }
+    }
+}

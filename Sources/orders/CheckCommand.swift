@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderStorage
+
+/// `orders check`: FinanceKit's containsOrder.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Say whether an order is stored: exists, newerExists, olderExists or notFound.",
+        discussion: """
+            With --updated-date, compares the stored updatedAt with it exactly (RFC 3339, any offset, \
+            fractions to the nanosecond). Exit status: 0 when a version is stored, 1 for notFound, 2 on errors.
+            """
+    )
+
+    @OptionGroup var order: OrderIdentifierOptions
+
+    @Option(help: ArgumentHelp("Compare the stored updatedAt with this RFC 3339 date-time.", valueName: "date"))
+    var updatedDate: String?
+
+    @Flag(help: "Print a JSON object instead of one word.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func validate() throws {
+        if let updatedDate, RFC3339Timestamp(updatedDate) == nil {
+            throw ValidationError(
+                "--updated-date needs an RFC 3339 date-time such as 2026-01-15T09:30:00Z, not '\(updatedDate)'.")
+        }
+    }
+
+    func run() async throws {
+        let orderStore = OrderStore(repository: try store.repository())
+        let result: ContainsOrderResult
+        do {
+            if let updatedDate, let timestamp = RFC3339Timestamp(updatedDate) {
+                result = try await orderStore.containsOrder(matching: order.identifier, updatedAt: timestamp)
+            } else {
+                result = try await orderStore.containsOrder(matching: order.identifier)
+            }
+        } catch {
+            throw error.commandFailure
+        }
+        if json {
+            Output.line(
+                JSONValue.object(
+                    JSONObject([
+                        .init(key: "orderTypeIdentifier", value: .string(order.orderTypeIdentifier)),
+                        .init(key: "orderIdentifier", value: .string(order.orderIdentifier)),
+                        .init(key: "result", value: .string(result.rawValue)),
+                    ])
+                ).serialized)
+        } else {
+            Output.line(result.rawValue)
+        }
+        if result == .notFound { throw ExitCode(ExitStatus.invalid) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderStorage
+
+/// `orders list`: stored orders, newest first.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List stored orders, most recently updated first.")
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only this order type identifier.", valueName: "orderTypeIdentifier"))
+    var orderTypeIdentifier: String?
+
+    @Option(help: ArgumentHelp("Only orders with this status (open, completed, cancelled).", valueName: "status"))
+    var status: Order.Status?
+
+    @Option(help: ArgumentHelp("Only orders updated at or after this RFC 3339 instant.", valueName: "date"))
+    var since: String?
+
+    @Option(help: "At most this many orders.")
+    var limit: Int = 100
+
+    @Option(help: "Skip this many orders (for the next page).")
+    var offset: Int = 0
+
+    @Flag(help: "Print one JSON object per order per line.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func validate() throws {
+        if let since, RFC3339Timestamp(since) == nil {
+            throw ValidationError("--since needs an RFC 3339 date-time, not '\(since)'.")
+        }
+        if limit < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative.") }
+    }
+
+    func run() async throws {
+        let query = OrderQuery(
+            orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue,
+            updatedSince: since.flatMap(RFC3339Timestamp.init),
+            limit: limit, offset: offset)
+        let orders: [StoredOrder]
+        let orderStore = OrderStore(repository: try store.repository())
+        do {
+            orders = try await orderStore.orders(matching: query)
+        } catch {
+            throw error.commandFailure
+        }
+        for order in orders {
+            if json {
+                Output.line(StoredOrderFormatter.json(order).serialized)
+            } else {
+                let status = order.status.padding(toLength: 9, withPad: " ", startingAt: 0)
+                Output.line("\(order.updatedAt.text)  \(status)  \(order.identifier)  \(order.merchantDisplayName)")
+            }
+        }
+    }
+}
+
+extension Order.Status: ExpressibleByArgument {}

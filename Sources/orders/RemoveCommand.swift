@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderStorage
+
+/// `orders remove`: delete an order and its history.
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Delete a stored order and all its versions.",
+        discussion: "Exit status: 0 removed, 1 not stored, 2 on errors.")
+
+    @OptionGroup var order: OrderIdentifierOptions
+
+    @Flag(help: "Print a JSON object instead of a sentence.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let removed: Bool
+        let orderStore = OrderStore(repository: try store.repository())
+        do {
+            removed = try await orderStore.removeOrder(order.identifier)
+        } catch {
+            throw error.commandFailure
+        }
+        if json {
+            Output.line(
+                JSONValue.object(
+                    JSONObject([
+                        .init(key: "orderTypeIdentifier", value: .string(order.orderTypeIdentifier)),
+                        .init(key: "orderIdentifier", value: .string(order.orderIdentifier)),
+                        .init(key: "removed", value: .bool(removed)),
+                    ])
+                ).serialized)
+        } else if removed {
+            Output.line("removed \(order.identifier)")
+        } else {
+            Output.error("\(order.identifier) is not in the store")
+        }
+        if !removed { throw ExitCode(ExitStatus.invalid) }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderStorage
+
+/// `orders show`: one stored order in detail.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a stored order: summary, fulfillments, payment total and versions.",
+        discussion: "Exit status: 0 shown, 1 not stored, 2 on errors.")
+
+    @OptionGroup var order: OrderIdentifierOptions
+
+    @Flag(help: "Print a JSON object: the stored facts, the versions and the order itself.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let orderStore = OrderStore(repository: try store.repository())
+        let versions: [StoredOrder]
+        let decoded: Order?
+        do {
+            versions = try await orderStore.history(order.identifier)
+            decoded = try await orderStore.decodedOrder(order.identifier)
+        } catch {
+            throw error.commandFailure
+        }
+        guard let current = versions.last else {
+            Output.error("\(order.identifier) is not in the store")
+            throw ExitCode(ExitStatus.invalid)
+        }
+        if json {
+            let encoded = decoded.flatMap { try? JSONEncoder().encode($0) }.flatMap { try? JSONParser().parse($0).value } ?? .null
+            Output.line(
+                JSONValue.object(
+                    JSONObject([
+                        .init(key: "stored", value: StoredOrderFormatter.json(current)),
+                        .init(key: "versions", value: .array(versions.map(StoredOrderFormatter.json))),
+                        .init(key: "order", value: encoded),
+                    ])
+                ).serialized)
+            return
+        }
+        var lines = ["\(current.identifier)" + (decoded?.orderNumber.map { "  (order \($0))" } ?? "")]
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+        }
+        row("merchant", "\(current.merchantDisplayName) (\(current.merchantIdentifier))")
+        row("status", current.status + (decoded?.statusDescription.map { " — \($0)" } ?? ""))
+        row("updatedAt", current.updatedAt.text)
+        row("createdAt", current.createdAt.text)
+        row("team", current.teamIdentifier)
+        if let payment = decoded?.payment {
+            row("payment", AmountFormatter.format(payment.total) + (payment.status.map { " (\($0.rawValue))" } ?? ""))
+        }
+        for (index, fulfillment) in (decoded?.fulfillments ?? []).enumerated() {
+            let text: String
+            switch fulfillment {
+            case .shipping(let shipping):
+                let tracking = [shipping.carrier, shipping.trackingNumber].compactMap { $0 }.joined(separator: " ")
+                text =
+                    "shipping \(shipping.fulfillmentIdentifier) \(shipping.status.rawValue)"
+                    + (tracking.isEmpty ? "" : " (\(tracking))")
+            case .pickup(let pickup):
+                text = "pickup \(pickup.fulfillmentIdentifier) \(pickup.status.rawValue) at \(pickup.displayName)"
+            }
+            row(index == 0 ? "fulfillments" : "", text)
+        }
+        row("versions", "\(versions.count) (first added \(RFC3339Timestamp(versions[0].addedAt).text))")
+        row("archive", "\(current.archiveSize) bytes, SHA-256 \(current.archiveSHA256)")
+        Output.line(lines.joined(separator: "\n"))
+    }
+}
