@@ -1,66 +1,113 @@
 #!/usr/bin/env bash
-# Verification speed of a typical order (TestArchives/valid/basic.order: order.json + two ~48 KB
-# images, ~100 KB), measured three ways in one run and compared with the obvious alternative:
+# Runs the benchmarks and prints the figures the README quotes, with comparisons made in the same run.
 #
-#   library   OrderVerifier in process, via ordo-one/benchmark (p50 throughput and allocations)
-#   CLI       `orders verify` (release build), one process given the archive N times
-#   script    per archive: `unzip` to a temporary folder, `sha256sum -c` of the manifest's entries,
-#             `openssl cms -verify -purpose any` against the root
+#   Benchmarks/run.sh            both sections
+#   Benchmarks/run.sh verify [N] verification: the library, the `orders` CLI (N files, default 500),
+#                                and the same checks scripted with unzip + sha256sum + openssl cms
+#   Benchmarks/run.sh store      saveOrder and containsOrder on stores of 1,000 to 1,000,000 orders
+#                                (seeded stores are cached in $TMPDIR/wallet-orders-benchmarks)
 #
-# The script does *less* than the verifier: no limits while inflating, no name checks, no signer
-# policy, no order.json validation. Usage: Benchmarks/run.sh [N]   (default N = 500)
+# The script in the verification comparison does *less* than the verifier: no limits while
+# inflating, no name checks, no signer policy, no order.json validation.
 set -euo pipefail
 cd "$(dirname "$0")"
-iterations=${1:-500}
-archive=$(cd ../TestArchives/valid && pwd)/basic.order
-root=$(cd ../TestArchives/pki && pwd)/root.pem
+section=${1:-all}
+iterations=${2:-500}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-percentile50() { awk -F'\t' '$1 == "50" { print $2 }'; }
-now() { date +%s%N; }
-per_second() { awk -v n="$1" -v ns="$2" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
+# run_benchmarks TARGET FILTER → JMH JSON in $work/TARGET.json
+run_benchmarks() {
+  rm -rf "$work/jmh" && mkdir -p "$work/jmh"
+  swift package --allow-writing-to-directory "$work/jmh" benchmark --target "$1" --filter "$2" --no-progress \
+    --format jmh --path "$work/jmh" >/dev/null 2>&1
+  mv "$work/jmh/"*.jmh.json "$work/$1.json"
+}
 
-echo "== library (ordo-one/benchmark, p50)" >&2
-swift package benchmark --filter "Verify a typical.*" --no-progress --format histogramPercentiles --path stdout \
-  --metric throughput --metric mallocCountTotal 2>/dev/null > "$work/library.tsv"
-library=$(awk -F'\t' '/Throughput/ { section = "t" } /Malloc/ { section = "m" } $1 == "50" { print section, $2 }' "$work/library.tsv")
-library_rate=$(echo "$library" | awk '$1 == "t" { print $2 }')
-library_mallocs=$(echo "$library" | awk '$1 == "m" { print $2 }')
+# p50 per benchmark: name<TAB>operations/s<TAB>µs per operation<TAB>allocations per operation
+p50() {
+  python3 - "$1" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1])):
+    name = b["benchmark"].split(".", 3)[-1].replace("_", " ")
+    metrics = {k: v["scorePercentiles"]["50.0"] for k, v in b["secondaryMetrics"].items()}
+    micros = metrics["Time (wall clock)"]
+    print(f"{name}\t{1e6 / micros:.0f}\t{micros:.0f}\t{metrics.get('Malloc (total)', 0):.0f}")
+PY
+}
 
-echo "== orders CLI (release)" >&2
-(cd .. && swift build -c release --product orders >/dev/null 2>&1)
-orders="$(cd .. && swift build -c release --show-bin-path)/orders"
-start=$(now)
-"$orders" verify --trust-root "$root" "$archive" > /dev/null
-startup_ms=$(( ($(now) - start) / 1000000 ))
-arguments=()
-for _ in $(seq "$iterations"); do arguments+=("$archive"); done
-start=$(now)
-"$orders" verify --trust-root "$root" "${arguments[@]}" > "$work/cli.txt"
-cli_ns=$(( $(now) - start ))
-[ "$(grep -c '^✓' "$work/cli.txt")" -eq "$iterations" ] || { echo "the CLI did not verify every copy" >&2; exit 1; }
-cli_rate=$(per_second "$iterations" "$cli_ns")
+verify_section() {
+  local archive root
+  archive=$(cd ../TestArchives/valid && pwd)/basic.order
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  echo "== verification: library" >&2
+  run_benchmarks OrderVerification "Verify a typical.*"
+  IFS=$'\t' read -r _ library_rate _ library_mallocs < <(p50 "$work/OrderVerification.json")
 
-echo "== unzip + sha256sum + openssl cms -verify" >&2
-start=$(now)
-for i in $(seq "$iterations"); do
-  d="$work/x$i"
-  unzip -q "$archive" -d "$d"
-  # The manifest is one "name": "digest" pair per line (as orders pack writes it).
-  sed -n 's/^ *"\(.*\)": "\([0-9a-f]\{64\}\)",\{0,1\}$/\2  \1/p' "$d/manifest.json" | (cd "$d" && sha256sum -c --quiet -)
-  openssl cms -verify -binary -inform DER -in "$d/signature" -content "$d/manifest.json" \
-    -CAfile "$root" -purpose any -out /dev/null 2>/dev/null
-  rm -rf "$d"
-done
-script_ns=$(( $(now) - start ))
-script_rate=$(per_second "$iterations" "$script_ns")
+  echo "== verification: orders CLI (release)" >&2
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  local orders start startup_ms cli_ns arguments=()
+  orders="$(cd .. && swift build -c release --show-bin-path)/orders"
+  "$orders" verify --trust-root "$root" "$archive" > /dev/null  # warm the file cache once
+  start=$(date +%s%N)
+  "$orders" verify --trust-root "$root" "$archive" > /dev/null
+  startup_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  for _ in $(seq "$iterations"); do arguments+=("$archive"); done
+  start=$(date +%s%N)
+  "$orders" verify --trust-root "$root" "${arguments[@]}" > "$work/cli.txt"
+  cli_ns=$(( $(date +%s%N) - start ))
+  [ "$(grep -c '^✓' "$work/cli.txt")" -eq "$iterations" ] || { echo "the CLI did not verify every copy" >&2; exit 1; }
+  local cli_rate
+  cli_rate=$(awk -v n="$iterations" -v ns="$cli_ns" 'BEGIN { printf "%.0f", n / (ns / 1e9) }')
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
-echo
-printf '%-44s %14s %14s %14s\n' "Verifying basic.order (~100 KB)" "archives/s" "vs script" "allocations"
-printf '%-44s %14s %14s %14s\n' "OrderVerifier (library, in process, p50)" "$library_rate" "$(ratio "$library_rate" "$script_rate")" "$library_mallocs"
-printf '%-44s %14s %14s %14s\n' "orders verify (CLI, $iterations files, 1 process)" "$cli_rate" "$(ratio "$cli_rate" "$script_rate")" "-"
-printf '%-44s %14s %14s %14s\n' "unzip + sha256sum + openssl cms (script)" "$script_rate" "1.0×" "-"
-echo "(host: $(nproc) cores; the CLI verifies files in parallel, one task per core; one file alone takes ${startup_ms} ms,"
-echo " most of it process start-up; the library figure is one core, with the verifier's certificate cache warm)"
+  echo "== verification: unzip + sha256sum + openssl cms -verify" >&2
+  local script_rate d
+  start=$(date +%s%N)
+  for i in $(seq "$iterations"); do
+    d="$work/x$i"
+    unzip -q "$archive" -d "$d"
+    # The manifest is one "name": "digest" pair per line (as orders pack writes it).
+    sed -n 's/^ *"\(.*\)": "\([0-9a-f]\{64\}\)",\{0,1\}$/\2  \1/p' "$d/manifest.json" | (cd "$d" && sha256sum -c --quiet -)
+    openssl cms -verify -binary -inform DER -in "$d/signature" -content "$d/manifest.json" \
+      -CAfile "$root" -purpose any -out /dev/null 2>/dev/null
+    rm -rf "$d"
+  done
+  script_rate=$(awk -v n="$iterations" -v ns="$(( $(date +%s%N) - start ))" 'BEGIN { printf "%.0f", n / (ns / 1e9) }')
+
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
+  echo
+  printf '%-46s %12s %11s %12s\n' "Verifying basic.order (~100 KB)" "archives/s" "vs script" "allocations"
+  printf '%-46s %12s %11s %12s\n' "OrderVerifier (library, one core, p50)" "$library_rate" "$(ratio "$library_rate" "$script_rate")" "$library_mallocs"
+  printf '%-46s %12s %11s %12s\n' "orders verify (CLI, $iterations files, one process)" "$cli_rate" "$(ratio "$cli_rate" "$script_rate")" "-"
+  printf '%-46s %12s %11s %12s\n' "unzip + sha256sum + openssl cms (script)" "$script_rate" "1.0×" "-"
+  echo "(host: $(nproc) cores; the CLI verifies files in parallel; one file alone takes ${startup_ms} ms, mostly start-up)"
+  echo
+}
+
+store_section() {
+  echo "== store: saveOrder and containsOrder" >&2
+  run_benchmarks OrderStore ".*"
+  p50 "$work/OrderStore.json" > "$work/store.tsv"
+  echo
+  python3 - "$work/store.tsv" <<'PY'
+import re, sys
+lines = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+size = lambda name: int(re.search(r"of ([0-9,]+) orders", name).group(1).replace(",", "")) if "of " in name else 0
+print(f"{'Order store (SQLite, p50)':<64} {'ops/s':>10} {'µs/op':>10} {'allocations':>12}")
+for name, rate, micros, mallocs in sorted(lines, key=lambda row: (row[0].split(",")[0], size(row[0]))):
+    print(f"{name:<64} {rate:>10} {micros:>10} {mallocs:>12}")
+rows = {line[0]: float(line[2]) for line in lines}
+small = rows.get("containsOrder, store of 1,000 orders")
+large = rows.get("containsOrder, store of 1,000,000 orders")
+if small and large:
+    print(f"containsOrder latency, 1,000,000 vs 1,000 orders: {large / small:.2f}× (an index lookup: flat)")
+PY
+  echo
+}
+
+case "$section" in
+  verify) verify_section ;;
+  store) store_section ;;
+  all) verify_section; store_section ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | store]" >&2; exit 2 ;;
+esac

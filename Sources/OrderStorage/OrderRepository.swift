@@ -10,6 +10,11 @@ public protocol OrderRepository: Sendable {
     /// replaced version's `replacedAt`).
     func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision
 
+    /// ``save(_:at:)`` for many candidates, in order; backends may use one transaction for all.
+    func save(
+        contentsOf candidates: [OrderCandidate], at time: Date
+    ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision]
+
     /// The current version, if any.
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder?
 
@@ -27,4 +32,15 @@ public protocol OrderRepository: Sendable {
 
     /// Deletes the order and its history. Returns whether it existed.
     func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool
+}
+
+extension OrderRepository {
+    /// One ``save(_:at:)`` after another.
+    public func save(
+        contentsOf candidates: [OrderCandidate], at time: Date
+    ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
+        var decisions: [OrderVersionPolicy.Decision] = []
+        for candidate in candidates { decisions.append(try await save(candidate, at: time)) }
+        return decisions
+    }
 }

@@ -29,6 +29,23 @@ struct RepositoryTests {
             ])
     }
 
+    @Test("a batch is decided entry by entry, in order, in one transaction")
+    func batch() async throws {
+        let (store, repository, _) = try OrderFixtures.store()
+        let prepared = try [
+            ("A", "2026-01-15T00:00:00Z"), ("A", "2026-01-16T00:00:00Z"), ("A", "2026-01-14T00:00:00Z"),
+            ("B", "2026-01-15T00:00:00Z"),
+        ].map { id, updatedAt in
+            try store.prepareOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: updatedAt))
+        }
+        let decisions = try await repository.save(contentsOf: prepared.map(\.candidate), at: OrderFixtures.now)
+        #expect(decisions == [.insert, .replace, .keepNewer, .insert])
+        #expect(
+            try await store.history(OrderFixtures.identifier("A")).map(\.updatedAt.text) == [
+                "2026-01-15T00:00:00Z", "2026-01-16T00:00:00Z",
+            ])
+    }
+
     @Test("removal deletes the order and its history")
     func removal() async throws {
         let (store, repository, _) = try OrderFixtures.store()
