@@ -132,6 +132,25 @@ struct StoreCommandsTests {
         #expect(forced.stdout.contains("added          \(a)"))
     }
 
+    @Test("add draws a progress bar when stderr is a terminal, and clears it before each result")
+    func progress() throws {
+        let workspace = try StoreWorkspace()
+        let files = try (0..<3).map { try workspace.archive("p\($0).order", orderIdentifier: "P\($0)") }
+        let command =
+            ([
+                OrdersProcess.binary.path, "add", "--yes", "--store", workspace.store, "--trust-root",
+                TestArchiveTable.testRoot.path,
+            ] + files)
+            .map { "'\($0)'" }.joined(separator: " ")
+        let result = try OrdersProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: workspace.folder)
+        #expect(result.stdout.contains("\r[##########                    ] 1/3 "))
+        #expect(result.stdout.contains("\r\u{1B}[Kadded          \(files[1])"))
+        #expect(result.stdout.contains("3 files: 3 added, 0 newerExisting, 0 cancelled, 0 failed"))
+        // Not a terminal: no bar at all.
+        #expect(!(try workspace.run(["add"] + files)).stderr.contains("["))
+    }
+
     @Test("add --json: one object per file")
     func addJSON() throws {
         let workspace = try StoreWorkspace()
