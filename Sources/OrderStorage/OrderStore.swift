@@ -81,9 +81,9 @@ public struct OrderStore: Sendable {
 
     /// Whether a version of the order is stored, compared with `updatedDate`.
     ///
-    /// `Date` is a floating-point number of seconds, finer than a microsecond only near 1970, so
-    /// a date parsed from the stored `updatedAt` may differ from it by a rounding error. The
-    /// comparison therefore treats instants within half a microsecond as equal; use
+    /// `Date` is a floating-point number of seconds since 2001, which today resolves about
+    /// 0.12 µs, so a date parsed from the stored `updatedAt` may differ from it by a rounding
+    /// error. The comparison therefore treats instants within half a microsecond as equal; use
     /// ``containsOrder(matching:updatedAt:)`` to compare RFC 3339 text exactly.
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil

@@ -45,14 +45,7 @@ struct CheckCommand: AsyncParsableCommand {
             throw error.commandFailure
         }
         if json {
-            Output.line(
-                JSONValue.object(
-                    JSONObject([
-                        .init(key: "orderTypeIdentifier", value: .string(order.orderTypeIdentifier)),
-                        .init(key: "orderIdentifier", value: .string(order.orderIdentifier)),
-                        .init(key: "result", value: .string(result.rawValue)),
-                    ])
-                ).serialized)
+            Output.line(order.jsonLine(.init(key: "result", value: .string(result.rawValue))))
         } else {
             Output.line(result.rawValue)
         }

@@ -27,14 +27,7 @@ struct RemoveCommand: AsyncParsableCommand {
             throw error.commandFailure
         }
         if json {
-            Output.line(
-                JSONValue.object(
-                    JSONObject([
-                        .init(key: "orderTypeIdentifier", value: .string(order.orderTypeIdentifier)),
-                        .init(key: "orderIdentifier", value: .string(order.orderIdentifier)),
-                        .init(key: "removed", value: .bool(removed)),
-                    ])
-                ).serialized)
+            Output.line(order.jsonLine(.init(key: "removed", value: .bool(removed))))
         } else if removed {
             Output.line("removed \(order.identifier)")
         } else {
