@@ -6,11 +6,14 @@ let package = Package(
     products: [
         .library(name: "OrderPackage", targets: ["OrderPackage"]),
         .library(name: "OrderStorage", targets: ["OrderStorage"]),
+        .library(name: "WalletCore", targets: ["WalletCore"]),
+        .library(name: "FinanceData", targets: ["FinanceData"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -34,11 +37,31 @@ let package = Package(
             dependencies: ["CZip", "COpenSSL", "COpenSSLShims"]
         ),
 
+        // What orders and financial data share: data types and availability, restriction,
+        // clients, grants and entitlements, FinanceError, and the one database file.
+        .target(
+            name: "WalletCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Verified orders kept by fully qualified identifier: saveOrder / containsOrder, the
         // repository protocol and its SQLite (GRDB) implementation.
         .target(
             name: "OrderStorage",
-            dependencies: ["OrderPackage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["OrderPackage", "WalletCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // Accounts, balances and transactions with FinanceKit's names: queries (Predicate → SQL or
+        // in memory), history streams and tokens, feed ingestion.
+        .target(
+            name: "FinanceData",
+            dependencies: [
+                "WalletCore", "OrderPackage", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The command-line tool.
@@ -55,6 +78,7 @@ let package = Package(
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage"], path: "Tests/TestArchiveTable"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
+        .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore"]),
         .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "OrderStorage", "TestArchiveTable"]),
     ],
     swiftLanguageModes: [.v6]

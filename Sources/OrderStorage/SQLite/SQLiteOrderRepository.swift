@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OrderPackage
+import WalletCore
 
 /// The embedded order repository: one SQLite file through GRDB, WAL mode, `BEGIN IMMEDIATE`
 /// writes with a busy timeout, schema migrations. Safe to share between tasks and to open from
@@ -16,7 +17,11 @@ public final class SQLiteOrderRepository: OrderRepository {
 
     /// Opens (creating if needed) the store at `path` and migrates it.
     public convenience init(path: String, busyTimeout: TimeInterval = StoreDatabase.defaultBusyTimeout) throws(OrderStoreError) {
-        try self.init(database: StoreDatabase.open(at: path, migrator: OrderStorageSchema.migrator, busyTimeout: busyTimeout))
+        do {
+            try self.init(database: StoreDatabase.open(at: path, migrator: OrderStorageSchema.migrator, busyTimeout: busyTimeout))
+        } catch {
+            throw .unavailable(reason: error.reason)
+        }
     }
 
     /// Uses a pool whose migrator already registered ``OrderStorageSchema``.
@@ -203,13 +208,9 @@ public final class SQLiteOrderRepository: OrderRepository {
         return timestamp
     }
 
-    static func microseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
-    }
+    static func microseconds(_ date: Date) -> Int64 { Microseconds.since1970(date) }
 
-    private static func date(microseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(microseconds) / 1_000_000)
-    }
+    private static func date(microseconds: Int64) -> Date { Microseconds.date(microseconds) }
 
     /// Runs a read on the calling thread.
     ///

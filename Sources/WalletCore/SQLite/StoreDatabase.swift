@@ -7,18 +7,23 @@ import GRDB
 ///
 /// Opening (creating the file, switching to WAL, migrating) is serialized across processes with
 /// an advisory lock on a `<path>.lock` file beside the database.
+///
+/// One file serves every module: each registers its migrations under its own prefix
+/// (`core.`, `orders.`, `finance.`). A module may open the file with only its own migrations; the
+/// file is refused only when it holds a migration *with one of the migrator's prefixes* that the
+/// migrator does not know, i.e. when a newer version of the same module wrote it.
 public enum StoreDatabase {
     /// How long a writer waits for another connection's write lock before giving up.
     public static let defaultBusyTimeout: TimeInterval = 60
 
     public static func open(
         at path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval = defaultBusyTimeout
-    ) throws(OrderStoreError) -> DatabasePool {
+    ) throws(StorageError) -> DatabasePool {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw .unavailable(reason: "cannot create \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+            throw StorageError(reason: "cannot create \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -28,24 +33,35 @@ public enum StoreDatabase {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
-        return try withExclusiveLock(path + ".lock") { () throws(OrderStoreError) -> DatabasePool in
+        return try withExclusiveLock(path + ".lock") { () throws(StorageError) -> DatabasePool in
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                try migrator.migrate(pool)
-                if try pool.read(migrator.hasBeenSuperseded) {
-                    throw OrderStoreError.unavailable(reason: "\(path) was written by a newer version of this tool")
+                if let unknown = try pool.read({ db in try unknownMigrations(in: db, for: migrator) }).first {
+                    throw StorageError(reason: "\(path) was written by a newer version of this tool (migration \(unknown))")
                 }
+                try migrator.migrate(pool)
                 return pool
-            } catch let error as OrderStoreError {
+            } catch let error as StorageError {
                 throw error
             } catch {
-                throw .unavailable(reason: "cannot open \(path): \(describe(error))")
+                throw StorageError(reason: "cannot open \(path): \(describe(error))")
             }
         }
     }
 
+    /// Applied migrations that share a prefix with the migrator's but that it does not know.
+    static func unknownMigrations(in db: Database, for migrator: DatabaseMigrator) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        let known = Set(migrator.migrations)
+        let prefixes = Set(known.compactMap { $0.split(separator: ".").first.map(String.init) })
+        return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier").filter { identifier in
+            guard let prefix = identifier.split(separator: ".").first.map(String.init) else { return false }
+            return prefixes.contains(prefix) && !known.contains(identifier)
+        }
+    }
+
     /// A short description of a GRDB or SQLite error for users.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         guard let error = error as? DatabaseError else { return String(describing: error) }
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -62,16 +78,16 @@ public enum StoreDatabase {
     }
 
     private static func withExclusiveLock<T>(
-        _ lockPath: String, _ body: () throws(OrderStoreError) -> T
-    ) throws(OrderStoreError) -> T {
+        _ lockPath: String, _ body: () throws(StorageError) -> T
+    ) throws(StorageError) -> T {
         let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .unavailable(reason: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+            throw StorageError(reason: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw .unavailable(reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+                throw StorageError(reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
             }
         }
         defer { flock(descriptor, LOCK_UN) }

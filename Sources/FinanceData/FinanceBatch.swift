@@ -1,0 +1,68 @@
+import Foundation
+
+/// Data to store in one transaction: upserts, then deletions. A transaction whose status moves
+/// from pending to booked keeps its id and is an update.
+public struct FinanceBatch: Sendable, Hashable {
+    public var accounts: [Account]
+    public var balances: [AccountBalance]
+    public var transactions: [Transaction]
+    public var deletedAccounts: [UUID]
+    public var deletedBalances: [UUID]
+    public var deletedTransactions: [UUID]
+
+    public init(
+        accounts: [Account] = [], balances: [AccountBalance] = [], transactions: [Transaction] = [], deletedAccounts: [UUID] = [],
+        deletedBalances: [UUID] = [], deletedTransactions: [UUID] = []
+    ) {
+        self.accounts = accounts
+        self.balances = balances
+        self.transactions = transactions
+        self.deletedAccounts = deletedAccounts
+        self.deletedBalances = deletedBalances
+        self.deletedTransactions = deletedTransactions
+    }
+}
+
+/// What applying a batch did, per kind of record.
+public struct FinanceImportSummary: Sendable, Hashable, Codable {
+    public struct Counts: Sendable, Hashable, Codable {
+        public var inserted = 0
+        public var updated = 0
+        public var unchanged = 0
+        public var deleted = 0
+    }
+
+    public var accounts = Counts()
+    public var balances = Counts()
+    public var transactions = Counts()
+
+    public init() {}
+}
+
+/// A history stream (FINANCEKIT-API.md §2.5): one for accounts, one per account for balances and
+/// for transactions.
+public enum HistoryStream: Hashable, Sendable, CustomStringConvertible {
+    case accounts
+    case balances(accountID: UUID)
+    case transactions(accountID: UUID)
+
+    /// The name the change log and cursors use: `accounts`, `balances/<id>`, `transactions/<id>`.
+    public var description: String {
+        switch self {
+        case .accounts: "accounts"
+        case .balances(let id): "balances/\(id.uuidString)"
+        case .transactions(let id): "transactions/\(id.uuidString)"
+        }
+    }
+}
+
+/// One entry of the change log.
+public struct FinanceChange: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case insert, update, delete
+    }
+
+    public var sequence: Int64
+    public var entityID: UUID
+    public var kind: Kind
+}

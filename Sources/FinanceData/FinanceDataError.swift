@@ -1,0 +1,29 @@
+import Foundation
+
+/// Why financial data could not be imported. Nothing of the batch or feed was stored.
+public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The feed is not JSON, or a record does not have the expected shape (`path` names it).
+    case invalidFeed(path: String, reason: String)
+    /// A balance or transaction refers to an account that does not exist.
+    case unknownAccountReference(String, accountID: UUID)
+    /// A record contradicts itself or its account (currencies, negative amounts, missing parts).
+    case inconsistentRecord(String, reason: String)
+
+    /// Stable code.
+    public var code: String {
+        switch self {
+        case .invalidFeed: "feed.invalid"
+        case .unknownAccountReference: "feed.unknownAccount"
+        case .inconsistentRecord: "feed.inconsistentRecord"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidFeed(let path, let reason): path.isEmpty ? reason : "\(path): \(reason)"
+        case .unknownAccountReference(let record, let accountID):
+            "\(record) refers to account \(accountID.uuidString), which does not exist"
+        case .inconsistentRecord(let record, let reason): "\(record): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import WalletCore
+
+/// Where accounts, balances, transactions and their change log live. Every read is filtered by
+/// the client's ``ClientAccess``: accounts shared, nothing before an account's earliest date.
+public protocol FinanceDataRepository: Sendable {
+    /// Stores a batch in one transaction, recording a change for each insert, update and delete.
+    /// References are checked inside the transaction: nothing is stored when one fails.
+    func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary
+
+    func accounts(_ query: AccountQuery, visibleTo access: ClientAccess) async throws -> [Account]
+    func accountBalances(_ query: AccountBalanceQuery, visibleTo access: ClientAccess) async throws -> [AccountBalance]
+    func transactions(_ query: TransactionQuery, visibleTo access: ClientAccess) async throws -> [Transaction]
+
+    /// Every account, for an authorization prompt.
+    func accountChoices() async throws -> [AccountChoice]
+
+    /// The models with these ids that the client may see (for history batches).
+    func accounts(ids: [UUID], visibleTo access: ClientAccess) async throws -> [Account]
+    func accountBalances(ids: [UUID], visibleTo access: ClientAccess) async throws -> [AccountBalance]
+    func transactions(ids: [UUID], visibleTo access: ClientAccess) async throws -> [Transaction]
+
+    /// The last sequence written, and the last one compaction removed.
+    func historyBounds() async throws -> (latest: Int64, compactedThrough: Int64)
+    /// Changes of `stream` seen by `client` with `after < sequence ≤ through`, oldest first.
+    func changes(
+        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64
+    ) async throws -> [FinanceChange]
+    /// Removes change records older than `time`; returns how many.
+    func compactHistory(before time: Date) async throws -> Int
+    /// Records, for one client only, that accounts were shared (`insert`) or revoked (`delete`).
+    func recordAccessChange(
+        _ kind: FinanceChange.Kind, accounts: [UUID], for client: ClientIdentifier, at time: Date) async throws
+}

@@ -1,0 +1,5 @@
+/// The direction of an amount; amounts themselves are never negative.
+public enum CreditDebitIndicator: Int16, NamedCases, Hashable, Sendable {
+    case credit
+    case debit
+}

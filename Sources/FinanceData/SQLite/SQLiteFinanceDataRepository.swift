@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import WalletCore
+
+/// ``FinanceDataRepository`` in the shared SQLite file.
+public final class SQLiteFinanceDataRepository: FinanceDataRepository {
+    public let database: DatabasePool
+    /// Tests compare the SQL path with this one: every query evaluated in memory.
+    let evaluatesInMemory: Bool
+
+    /// Uses a pool whose migrator registered ``FinanceDataSchema``.
+    public convenience init(database: DatabasePool) {
+        self.init(database: database, evaluatesInMemory: false)
+    }
+
+    init(database: DatabasePool, evaluatesInMemory: Bool) {
+        self.database = database
+        self.evaluatesInMemory = evaluatesInMemory
+    }
+
+    private func plan<Model>(
+        _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>], defaultOrder: [String], map: ColumnMap
+    ) -> QueryPlan {
+        evaluatesInMemory
+            ? QueryPlan(filter: .true, exact: false, order: nil)
+            : QueryPlan.make(predicate: predicate, sort: sort, defaultOrder: defaultOrder, map: map)
+    }
+
+    // MARK: - Writing
+
+    public func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary {
+        let recordedAt = Microseconds.since1970(time)
+        return try await database.write { db in
+            var writer = BatchWriter(db: db, recordedAt: recordedAt)
+            for account in batch.accounts { try writer.upsert(account.stored) }
+            for balance in batch.balances { try writer.upsert(balance.stored) }
+            for transaction in batch.transactions { try writer.upsert(transaction.stored) }
+            for id in batch.deletedTransactions { try writer.deleteTransaction(id) }
+            for id in batch.deletedBalances { try writer.deleteBalance(id) }
+            for id in batch.deletedAccounts { try writer.deleteAccount(id) }
+            return writer.summary
+        }
+    }
+
+    public func recordAccessChange(
+        _ kind: FinanceChange.Kind, accounts: [UUID], for client: ClientIdentifier, at time: Date
+    ) async throws {
+        let recordedAt = Microseconds.since1970(time)
+        try await database.write { db in
+            for account in accounts {
+                try db.execute(
+                    sql: "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        HistoryStream.accounts.description, account.uuidString, kind.rawValue, client.rawValue, recordedAt,
+                    ])
+            }
+        }
+    }
+
+    public func compactHistory(before time: Date) async throws -> Int {
+        let cutoff = Microseconds.since1970(time)
+        return try await database.write { db in
+            guard
+                let through = try Int64.fetchOne(
+                    db, sql: "SELECT max(sequence) FROM financeChanges WHERE recordedAt < ?", arguments: [cutoff])
+            else { return 0 }
+            try db.execute(sql: "DELETE FROM financeChanges WHERE sequence <= ?", arguments: [through])
+            let removed = db.changesCount
+            try db.execute(
+                sql: "UPDATE financeHistoryHorizon SET compactedThrough = max(compactedThrough, ?) WHERE id = 1",
+                arguments: [through])
+            return removed
+        }
+    }
+
+    // MARK: - Queries
+
+    public func accounts(_ query: AccountQuery, visibleTo access: ClientAccess) async throws -> [Account] {
+        let plan = plan(query.predicate, query.sortDescriptors, defaultOrder: ["id ASC"], map: .accounts)
+        let rows = try fetch(
+            "SELECT record FROM accounts", visibility: Self.accountVisibility(access), plan: plan, limit: query.limit,
+            offset: query.offset
+        ) { row in try FinanceRows.decode(Account.self, row[0]) }
+        return try finish(
+            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
+        ) {
+            _, _ in .orderedSame
+        }
+    }
+
+    public func accountBalances(_ query: AccountBalanceQuery, visibleTo access: ClientAccess) async throws -> [AccountBalance] {
+        let plan = plan(query.predicate, query.sortDescriptors, defaultOrder: ["id ASC"], map: .balances)
+        let rows = try fetch(
+            "SELECT record FROM balances", visibility: Self.balanceVisibility(access), plan: plan, limit: query.limit,
+            offset: query.offset
+        ) { row in try FinanceRows.decode(AccountBalance.self, row[0]) }
+        return try finish(
+            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
+        ) {
+            _, _ in .orderedSame
+        }
+    }
+
+    public func transactions(_ query: TransactionQuery, visibleTo access: ClientAccess) async throws -> [Transaction] {
+        let plan = plan(
+            query.predicate, query.sortDescriptors, defaultOrder: ["effectiveDate ASC", "id ASC"], map: .transactions)
+        let rows = try fetch(
+            "SELECT \(FinanceRows.transactionColumns) FROM transactions", visibility: Self.transactionVisibility(access),
+            plan: plan,
+            limit: query.limit, offset: query.offset, decode: FinanceRows.transaction)
+        return try finish(
+            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
+        ) {
+            $0.effectiveDate < $1.effectiveDate
+                ? .orderedAscending : $0.effectiveDate > $1.effectiveDate ? .orderedDescending : .orderedSame
+        }
+    }
+
+    public func accountChoices() async throws -> [AccountChoice] {
+        try read { db in
+            try Data.fetchAll(db, sql: "SELECT record FROM accounts ORDER BY displayNameKey, id").map { data in
+                let account = try FinanceRows.decode(Account.self, data)
+                return AccountChoice(id: account.id, displayName: account.displayName, institutionName: account.institutionName)
+            }
+        }
+    }
+
+    public func accounts(ids: [UUID], visibleTo access: ClientAccess) async throws -> [Account] {
+        try fetch(ids: ids, "SELECT record FROM accounts", visibility: Self.accountVisibility(access)) { row in
+            try FinanceRows.decode(Account.self, row[0])
+        }
+    }
+
+    public func accountBalances(ids: [UUID], visibleTo access: ClientAccess) async throws -> [AccountBalance] {
+        try fetch(ids: ids, "SELECT record FROM balances", visibility: Self.balanceVisibility(access)) { row in
+            try FinanceRows.decode(AccountBalance.self, row[0])
+        }
+    }
+
+    public func transactions(ids: [UUID], visibleTo access: ClientAccess) async throws -> [Transaction] {
+        try fetch(
+            ids: ids, "SELECT \(FinanceRows.transactionColumns) FROM transactions",
+            visibility: Self.transactionVisibility(access),
+            decode: FinanceRows.transaction)
+    }
+
+    // MARK: - History
+
+    public func historyBounds() async throws -> (latest: Int64, compactedThrough: Int64) {
+        try read { db in
+            let latest = try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM financeChanges") ?? 0
+            let compacted = try Int64.fetchOne(db, sql: "SELECT compactedThrough FROM financeHistoryHorizon WHERE id = 1") ?? 0
+            return (max(latest, compacted), compacted)
+        }
+    }
+
+    public func changes(
+        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64
+    ) async throws -> [FinanceChange] {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT sequence, entityID, kind FROM financeChanges
+                        WHERE stream = ? AND sequence > ? AND sequence <= ? AND (client IS NULL OR client = ?)
+                        ORDER BY sequence
+                        """),
+                arguments: [stream.description, after, through, client.rawValue]
+            ).compactMap { row in
+                guard let id = UUID(uuidString: row[1]), let kind = FinanceChange.Kind(rawValue: row[2]) else { return nil }
+                return FinanceChange(sequence: row[0], entityID: id, kind: kind)
+            }
+        }
+    }
+
+    // MARK: - Visibility
+
+    static func accountVisibility(_ access: ClientAccess) -> SQLFragment {
+        let ids = visibleAccounts(access)
+        guard !ids.isEmpty else { return .false }
+        return SQLFragment(
+            "id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))", StatementArguments(ids.map(\.accountID.uuidString)))
+    }
+
+    /// Transactions of shared accounts, not dated before the account's earliest date.
+    static func transactionVisibility(_ access: ClientAccess) -> SQLFragment {
+        .or(
+            visibleAccounts(access).map { grant in
+                guard let earliest = grant.earliestDate else { return SQLFragment("accountID = ?", [grant.accountID.uuidString]) }
+                return SQLFragment(
+                    "accountID = ? AND transactionDate >= ?", [grant.accountID.uuidString, Microseconds.since1970(earliest)])
+            })
+    }
+
+    /// Balances of shared accounts, no part of which is as of before the earliest date.
+    static func balanceVisibility(_ access: ClientAccess) -> SQLFragment {
+        .or(
+            visibleAccounts(access).map { grant in
+                guard let earliest = grant.earliestDate else { return SQLFragment("accountID = ?", [grant.accountID.uuidString]) }
+                let micros = Microseconds.since1970(earliest)
+                return SQLFragment(
+                    "accountID = ? AND (availableAsOf IS NULL OR availableAsOf >= ?) AND (bookedAsOf IS NULL OR bookedAsOf >= ?)",
+                    [grant.accountID.uuidString, micros, micros])
+            })
+    }
+
+    private static func visibleAccounts(_ access: ClientAccess) -> [AccountGrant] {
+        guard access.status == .authorized else { return [] }
+        return access.accounts.values.sorted { $0.accountID.uuidString < $1.accountID.uuidString }
+    }
+
+    // MARK: - Reading
+
+    private func fetch<Model>(
+        _ select: String, visibility: SQLFragment, plan: QueryPlan, limit: Int?, offset: Int?,
+        decode: @escaping (Row) throws -> Model
+    ) throws -> [Model] {
+        var sql = "\(select) WHERE (\(visibility.sql)) AND (\(plan.filter.sql))"
+        var arguments = visibility.arguments
+        arguments += plan.filter.arguments
+        if !plan.needsMemory, let order = plan.order {
+            sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ? OFFSET ?"
+            arguments += [limit.map { max(0, $0) } ?? -1, max(0, offset ?? 0)]
+        }
+        return try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode) }
+    }
+
+    /// The in-memory half of a plan: predicate, sort (ties by id), offset, limit.
+    private func finish<Model: Identifiable>(
+        _ rows: [Model], plan: QueryPlan, predicate: Predicate<Model>?, sort: [SortDescriptor<Model>], limit: Int?, offset: Int?,
+        defaultOrder: (Model, Model) -> ComparisonResult
+    ) throws -> [Model] where Model.ID == UUID {
+        guard plan.needsMemory else { return rows }
+        var matching = rows
+        if !plan.exact, let predicate { matching = try rows.filter { try predicate.evaluate($0) } }
+        return MemorySort.page(MemorySort.sorted(matching, by: sort, default: defaultOrder), offset: offset, limit: limit)
+    }
+
+    private func fetch<Model>(
+        ids: [UUID], _ select: String, visibility: SQLFragment, decode: @escaping (Row) throws -> Model
+    ) throws -> [Model] {
+        var models: [Model] = []
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            var arguments = StatementArguments(chunk.map(\.uuidString))
+            arguments += visibility.arguments
+            let sql =
+                "\(select) WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ", "))) AND (\(visibility.sql)) ORDER BY id"
+            models += try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode) }
+        }
+        return models
+    }
+
+    /// Reads on the calling thread (see SQLiteOrderRepository for why).
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.read(body)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+
+/// The checks every data call goes through, the same for orders and financial data:
+/// availability (configuration), restriction (operator, shared by every process), and for
+/// financial data, authorization.
+public struct AccessControl: Sendable {
+    public let availability: DataAvailability
+    public let repository: any AccessRepository
+    public let logger: Logger
+
+    public init(availability: DataAvailability, repository: any AccessRepository, logger: Logger) {
+        self.availability = availability
+        self.repository = repository
+        self.logger = logger
+    }
+
+    /// Throws ``FinanceAccessError/dataTypeUnavailable(_:)`` (logged at error level: calling an
+    /// unavailable type is a programming error) or ``FinanceError/dataRestricted(_:)``.
+    public func checkUsable(_ type: DataType, for operation: String) async throws {
+        guard availability.isDataAvailable(type) else {
+            logger.error(
+                "\(operation) called for \(type.rawValue), which this deployment does not provide",
+                metadata: ["dataType": .string(type.rawValue)])
+            throw FinanceAccessError.dataTypeUnavailable(type)
+        }
+        if try await repository.restriction(of: type) != nil {
+            throw FinanceError.dataRestricted(type)
+        }
+    }
+
+    /// The client's access to financial data, which must be authorized.
+    public func requireAuthorized(_ client: ClientIdentifier) async throws -> ClientAccess {
+        let access = try await repository.access(for: client)
+        guard access.status == .authorized else { throw FinanceAccessError.notAuthorized(client, status: access.status) }
+        return access
+    }
+
+    /// Asks the prompt only while the client is `notDetermined`; afterwards returns the cached
+    /// decision without asking.
+    public func requestAuthorization(
+        for client: ClientIdentifier, choices: [AccountChoice], prompt: any AuthorizationPrompt, at time: Date
+    ) async throws -> AuthorizationStatus {
+        let current = try await repository.access(for: client)
+        guard current.status == .notDetermined else { return current.status }
+        let decision = await prompt.requestAuthorization(for: client, accounts: choices)
+        return try await repository.recordDecision(decision, for: client, at: time).status
+    }
+}
