@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OrderStorage", targets: ["OrderStorage"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "FinanceData", targets: ["FinanceData"]),
+        .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
@@ -64,6 +65,15 @@ let package = Package(
             ]
         ),
 
+        // The FinanceStore facade with FinanceKit's names: what `import WalletOrders` gives.
+        .target(
+            name: "WalletOrders",
+            dependencies: [
+                "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "orders",
@@ -79,6 +89,7 @@ let package = Package(
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore"]),
+        .testTarget(name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable"]),
         .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "OrderStorage", "TestArchiveTable"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,10 +22,21 @@ public protocol FinanceDataRepository: Sendable {
 
     /// The last sequence written, and the last one compaction removed.
     func historyBounds() async throws -> (latest: Int64, compactedThrough: Int64)
-    /// Changes of `stream` seen by `client` with `after < sequence ≤ through`, oldest first.
+    /// At most `limit` changes of `stream` seen by `client` with `after < sequence ≤ through`,
+    /// oldest first.
     func changes(
-        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64
+        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64, limit: Int
     ) async throws -> [FinanceChange]
+
+    /// A page of a stream's current state, in id order: the accounts the client may see, or one
+    /// account's balances or transactions. `after` is the last id of the previous page.
+    func snapshotAccounts(visibleTo access: ClientAccess, after: String, limit: Int) async throws -> [Account]
+    func snapshotBalances(
+        of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
+    ) async throws -> [AccountBalance]
+    func snapshotTransactions(
+        of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
+    ) async throws -> [Transaction]
     /// Removes change records older than `time`; returns how many.
     func compactHistory(before time: Date) async throws -> Int
     /// Records, for one client only, that accounts were shared (`insert`) or revoked (`delete`).

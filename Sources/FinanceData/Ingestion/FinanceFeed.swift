@@ -80,9 +80,10 @@ public enum FinanceFeed {
             return .invalidFeed(path: path(context.codingPath), reason: "expected \(type)")
         case .valueNotFound(let type, let context):
             return .invalidFeed(path: path(context.codingPath), reason: "expected \(type), found null")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .invalidFeed(path: "", reason: "the feed is not valid JSON (\(context.debugDescription))")
         case .dataCorrupted(let context):
-            let reason = context.underlyingError.map { "not JSON (\($0.localizedDescription))" } ?? context.debugDescription
-            return .invalidFeed(path: path(context.codingPath), reason: reason)
+            return .invalidFeed(path: path(context.codingPath), reason: context.debugDescription)
         @unknown default:
             return .invalidFeed(path: "", reason: "\(error)")
         }

@@ -155,7 +155,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     }
 
     public func changes(
-        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64
+        in stream: HistoryStream, for client: ClientIdentifier, after: Int64, through: Int64, limit: Int
     ) async throws -> [FinanceChange] {
         try read { db in
             try Row.fetchAll(
@@ -163,13 +163,48 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
                     sql: """
                         SELECT sequence, entityID, kind FROM financeChanges
                         WHERE stream = ? AND sequence > ? AND sequence <= ? AND (client IS NULL OR client = ?)
-                        ORDER BY sequence
+                        ORDER BY sequence LIMIT ?
                         """),
-                arguments: [stream.description, after, through, client.rawValue]
+                arguments: [stream.description, after, through, client.rawValue, limit]
             ).compactMap { row in
                 guard let id = UUID(uuidString: row[1]), let kind = FinanceChange.Kind(rawValue: row[2]) else { return nil }
                 return FinanceChange(sequence: row[0], entityID: id, kind: kind)
             }
+        }
+    }
+
+    public func snapshotAccounts(visibleTo access: ClientAccess, after: String, limit: Int) async throws -> [Account] {
+        try page("SELECT record FROM accounts", visibility: Self.accountVisibility(access), after: after, limit: limit) { row in
+            try FinanceRows.decode(Account.self, row[0])
+        }
+    }
+
+    public func snapshotBalances(
+        of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
+    ) async throws -> [AccountBalance] {
+        let visibility = SQLFragment.and([SQLFragment("accountID = ?", [account.uuidString]), Self.balanceVisibility(access)])
+        return try page("SELECT record FROM balances", visibility: visibility, after: after, limit: limit) { row in
+            try FinanceRows.decode(AccountBalance.self, row[0])
+        }
+    }
+
+    public func snapshotTransactions(
+        of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
+    ) async throws -> [Transaction] {
+        let visibility = SQLFragment.and([SQLFragment("accountID = ?", [account.uuidString]), Self.transactionVisibility(access)])
+        return try page(
+            "SELECT \(FinanceRows.transactionColumns) FROM transactions", visibility: visibility, after: after, limit: limit,
+            decode: FinanceRows.transaction)
+    }
+
+    private func page<Model>(
+        _ select: String, visibility: SQLFragment, after: String, limit: Int, decode: @escaping (Row) throws -> Model
+    ) throws -> [Model] {
+        var arguments = visibility.arguments
+        arguments += [after, limit]
+        return try read { db in
+            try Row.fetchAll(db, sql: "\(select) WHERE (\(visibility.sql)) AND id > ? ORDER BY id LIMIT ?", arguments: arguments)
+                .map(decode)
         }
     }
 

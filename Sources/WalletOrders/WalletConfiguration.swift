@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+
+/// How a deployment runs: which data it provides, how orders are verified and consented to,
+/// how authorization is asked for, history pacing and retention, and the injected clock and
+/// logger.
+public struct WalletConfiguration: Sendable {
+    /// Which data types this deployment provides (constant for the life of the process).
+    public var availability: DataAvailability
+    public var verifier: OrderVerifier
+    /// Asked before an order is added (`.cancelled` when it declines).
+    public var orderConsent: any OrderConsentPrompt
+    /// Asked by `requestAuthorization()` while a client is `notDetermined`.
+    public var authorizationPrompt: any AuthorizationPrompt
+    public var history: HistoryConfiguration
+    public var clock: @Sendable () -> Date
+    public var logger: Logger
+
+    public init(
+        availability: DataAvailability = DataAvailability(), verifier: OrderVerifier = OrderVerifier(),
+        orderConsent: any OrderConsentPrompt = AddWithoutAsking(),
+        authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
+        history: HistoryConfiguration = HistoryConfiguration(), clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "wallet-orders")
+    ) {
+        self.availability = availability
+        self.verifier = verifier
+        self.orderConsent = orderConsent
+        self.authorizationPrompt = authorizationPrompt
+        self.history = history
+        self.clock = clock
+        self.logger = logger
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+
+/// One store file shared by orders and financial data, and the operator's side of it: import,
+/// restriction, authorizations and entitlements, compaction. Hand each client a
+/// ``FinanceStore`` with ``financeStore(for:)``.
+///
+/// ```swift
+/// let wallet = try WalletStore(path: "/var/lib/orders/orders.sqlite", configuration: WalletConfiguration())
+/// try await wallet.importFeed(feedData)
+/// try await wallet.grant([AccountGrant(accountID: account)], to: "com.example.budget")
+/// let store = wallet.financeStore(for: "com.example.budget")
+/// let transactions = try await store.transactions(query: TransactionQuery(limit: 20))
+/// ```
+///
+/// Every operation checks the data type's availability and restriction first, so a restricted
+/// type changes nothing, in this process or any other using the same file.
+public final class WalletStore: Sendable {
+    public let configuration: WalletConfiguration
+    public let database: DatabasePool
+    public let access: SQLiteAccessRepository
+    public let finance: SQLiteFinanceDataRepository
+    /// The order store without client entitlements: the operator's view.
+    public let orders: OrderStore
+    public let control: AccessControl
+
+    /// Every module's migrations, in one migrator.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        WalletCoreSchema.register(in: &migrator)
+        OrderStorageSchema.register(in: &migrator)
+        FinanceDataSchema.register(in: &migrator)
+        return migrator
+    }
+
+    /// Opens (creating if needed) the store file and migrates it.
+    public convenience init(path: String, configuration: WalletConfiguration = WalletConfiguration()) throws(StorageError) {
+        self.init(database: try StoreDatabase.open(at: path, migrator: Self.migrator), configuration: configuration)
+    }
+
+    /// Uses a pool already migrated with ``migrator``.
+    public init(database: DatabasePool, configuration: WalletConfiguration) {
+        self.configuration = configuration
+        self.database = database
+        access = SQLiteAccessRepository(database: database)
+        finance = SQLiteFinanceDataRepository(database: database)
+        orders = OrderStore(
+            repository: SQLiteOrderRepository(database: database), verifier: configuration.verifier,
+            consent: configuration.orderConsent, clock: configuration.clock)
+        control = AccessControl(availability: configuration.availability, repository: access, logger: configuration.logger)
+    }
+
+    /// FinanceKit's API for one client.
+    public func financeStore(for client: ClientIdentifier) -> FinanceStore {
+        FinanceStore(client: client, wallet: self)
+    }
+
+    // MARK: - Financial data
+
+    /// Imports a JSON feed (``FinanceData/FinanceFeed``) in one transaction, then compacts old
+    /// history. A malformed feed is rejected whole.
+    @discardableResult
+    public func importFeed(_ data: Data) async throws -> FinanceImportSummary {
+        try await control.checkUsable(.financialData, for: "importFeed")
+        let summary = try await finance.apply(try FinanceFeed.parse(data), at: configuration.clock())
+        _ = try await compactHistory()
+        return summary
+    }
+
+    /// Stores a batch built in code (see ``importFeed(_:)``).
+    @discardableResult
+    public func apply(_ batch: FinanceBatch) async throws -> FinanceImportSummary {
+        try await control.checkUsable(.financialData, for: "apply")
+        return try await finance.apply(batch, at: configuration.clock())
+    }
+
+    /// Removes change records older than the configured retention; returns how many.
+    @discardableResult
+    public func compactHistory() async throws -> Int {
+        guard let retention = configuration.history.retention else { return 0 }
+        let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+        return try await finance.compactHistory(before: configuration.clock().addingTimeInterval(-seconds))
+    }
+
+    // MARK: - Restriction
+
+    /// Restricts or releases a data type for every process using this store, at once.
+    public func setRestricted(_ type: DataType, _ restricted: Bool) async throws {
+        guard configuration.availability.isDataAvailable(type) else { throw FinanceAccessError.dataTypeUnavailable(type) }
+        try await access.setRestricted(type, restricted, at: configuration.clock())
+    }
+
+    /// When the data type was restricted, nil when it is not.
+    public func restriction(of type: DataType) async throws -> Date? {
+        try await access.restriction(of: type)
+    }
+
+    // MARK: - Clients
+
+    public func access(for client: ClientIdentifier) async throws -> ClientAccess {
+        try await access.access(for: client)
+    }
+
+    public func clients() async throws -> [ClientAccess] {
+        try await access.clients()
+    }
+
+    /// Authorizes the client and shares these accounts (as the person would in Settings).
+    /// Accounts newly shared appear as inserted in the client's account history.
+    public func grant(_ accounts: [AccountGrant], to client: ClientIdentifier) async throws {
+        try await control.checkUsable(.financialData, for: "grant")
+        let before = try await access.access(for: client)
+        try await access.grant(accounts, to: client, at: configuration.clock())
+        let added = accounts.map(\.accountID).filter { !before.shares($0) }
+        if !added.isEmpty {
+            try await finance.recordAccessChange(.insert, accounts: added, for: client, at: configuration.clock())
+        }
+    }
+
+    /// Denies financial data to the client.
+    public func deny(_ client: ClientIdentifier) async throws {
+        try await control.checkUsable(.financialData, for: "deny")
+        try await access.deny(client, at: configuration.clock())
+    }
+
+    /// Withdraws access, taking effect on the client's next call. Without accounts: all of it
+    /// (the client becomes `denied` and its history tokens stop working). With accounts: those
+    /// accounts leave the client's results and show as deleted in its account history.
+    public func revoke(_ client: ClientIdentifier, accounts: [UUID] = []) async throws {
+        try await control.checkUsable(.financialData, for: "revoke")
+        let before = try await access.access(for: client)
+        try await access.revoke(client, accounts: accounts, at: configuration.clock())
+        let removed = accounts.filter { before.shares($0) }
+        if !removed.isEmpty {
+            try await finance.recordAccessChange(.delete, accounts: removed, for: client, at: configuration.clock())
+        }
+    }
+
+    /// Entitles the client to orders of these types.
+    public func entitle(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws {
+        try await control.checkUsable(.orders, for: "entitle")
+        try await access.entitle(client, toOrderTypes: types)
+    }
+
+    public func removeEntitlements(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws {
+        try await control.checkUsable(.orders, for: "removeEntitlements")
+        try await access.removeEntitlements(client, toOrderTypes: types)
+    }
+}

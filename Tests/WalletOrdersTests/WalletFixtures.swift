@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import Synchronization
+import TestArchiveTable
+import WalletOrders
+
+/// A clock the test moves.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {  // 2026-11-18
+        current = Mutex(start)
+    }
+
+    func now() -> Date { current.withLock { $0 } }
+    func advance(days: Double) { current.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
+}
+
+/// An authorization prompt that answers from a script and counts questions.
+actor ScriptedAuthorizationPrompt: AuthorizationPrompt {
+    private var answers: [AuthorizationDecision]
+    private(set) var asked = 0
+    private(set) var lastChoices: [AccountChoice] = []
+
+    init(_ answers: [AuthorizationDecision]) {
+        self.answers = answers
+    }
+
+    func requestAuthorization(for client: ClientIdentifier, accounts: [AccountChoice]) async -> AuthorizationDecision {
+        asked += 1
+        lastChoices = accounts
+        return answers.isEmpty ? .denied : answers.removeFirst()
+    }
+}
+
+/// Captures log messages.
+struct CapturingLogHandler: LogHandler {
+    let messages: LogMessages
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        messages.append(event.level, event.message.description)
+    }
+}
+
+final class LogMessages: Sendable {
+    private let entries = Mutex<[(Logger.Level, String)]>([])
+    func append(_ level: Logger.Level, _ message: String) { entries.withLock { $0.append((level, message)) } }
+    var all: [(Logger.Level, String)] { entries.withLock { $0 } }
+}
+
+enum WalletFixtures {
+    static let checking = UUID(uuidString: "6F2A3C8E-1B4D-4E5F-9A7B-0C1D2E3F4A5B")!
+    static let card = UUID(uuidString: "9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A")!
+    static let client: ClientIdentifier = "com.example.budget"
+
+    static var samples: URL { TestArchiveTable.packageRoot.appendingPathComponent("Samples") }
+
+    static func feed(_ name: String = "finance-feed.json") throws -> Data {
+        try Data(contentsOf: samples.appendingPathComponent(name))
+    }
+
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("wallet-\(UUID().uuidString)/store.sqlite").path
+    }
+
+    static func wallet(
+        at path: String = path(), availability: DataAvailability = DataAvailability(),
+        prompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(), clock: TestClock = TestClock(),
+        history: HistoryConfiguration = HistoryConfiguration(batchSize: 500, pollInterval: .milliseconds(20)),
+        logs: LogMessages = LogMessages()
+    ) throws -> WalletStore {
+        let logger = Logger(label: "tests") { _ in CapturingLogHandler(messages: logs) }
+        let verifier = OrderVerifier(trustStore: try TestArchiveTable.trustStore(), clock: { TestOrderArchive.now })
+        let configuration = WalletConfiguration(
+            availability: availability, verifier: verifier, authorizationPrompt: prompt, history: history, clock: { clock.now() },
+            logger: logger)
+        return try WalletStore(path: path, configuration: configuration)
+    }
+
+    /// A wallet with the sample feed imported and the client authorized for both accounts.
+    static func authorizedWallet(
+        at path: String = path(), clock: TestClock = TestClock(), earliest: Date? = nil
+    ) async throws -> WalletStore {
+        let wallet = try wallet(at: path, clock: clock)
+        try await wallet.importFeed(feed())
+        try await wallet.grant(
+            [AccountGrant(accountID: checking, earliestDate: earliest), AccountGrant(accountID: card)], to: client)
+        return wallet
+    }
+
+    static func date(_ text: String) -> Date {
+        RFC3339Timestamp(text)?.date ?? Date.distantPast
+    }
+}
