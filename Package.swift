@@ -80,6 +80,8 @@ let package = Package(
             dependencies: [
                 "OrderPackage",
                 "OrderStorage",
+                "WalletOrders",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -141,7 +141,18 @@ public final class FinanceStore: Sendable {
     /// ``WalletCore/FinanceAccessError/notEntitled(_:orderTypeIdentifier:)``.
     public func saveOrder(signedArchive: Data) async throws -> SaveOrderResult {
         try await wallet.control.checkUsable(.orders, for: "saveOrder")
-        let prepared = try wallet.orders.prepareOrder(signedArchive: signedArchive)
+        return try await saveOrder(wallet.orders.prepareOrder(signedArchive: signedArchive))
+    }
+
+    /// Verification alone (see ``OrderStorage/OrderStore/prepareOrder(signedArchive:)``), for
+    /// verifying many archives in parallel before saving them in order with ``saveOrder(_:)``.
+    public func prepareOrder(signedArchive: Data) throws -> PreparedOrder {
+        try wallet.orders.prepareOrder(signedArchive: signedArchive)
+    }
+
+    /// The second half of ``saveOrder(signedArchive:)``: entitlement, consent, the transaction.
+    public func saveOrder(_ prepared: PreparedOrder) async throws -> SaveOrderResult {
+        try await wallet.control.checkUsable(.orders, for: "saveOrder")
         let type = prepared.identifier.orderTypeIdentifier
         guard try await wallet.access.access(for: client).orderTypeIdentifiers.contains(type) else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: type)
@@ -154,15 +165,26 @@ public final class FinanceStore: Sendable {
     public func containsOrder(
         matching fullyQualifiedOrderIdentifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
     ) async throws -> ContainsOrderResult {
-        try await wallet.control.checkUsable(.orders, for: "containsOrder")
-        guard
-            try await wallet.access.access(for: client).orderTypeIdentifiers.contains(
-                fullyQualifiedOrderIdentifier.orderTypeIdentifier)
-        else { return .notFound }
+        guard try await mayContain(fullyQualifiedOrderIdentifier) else { return .notFound }
         return try await wallet.orders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedDate: updatedDate)
     }
 
+    /// ``containsOrder(matching:updatedDate:)`` comparing RFC 3339 text exactly (a server addition).
+    public func containsOrder(
+        matching fullyQualifiedOrderIdentifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
+    ) async throws -> ContainsOrderResult {
+        guard try await mayContain(fullyQualifiedOrderIdentifier) else { return .notFound }
+        return try await wallet.orders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedAt: updatedAt)
+    }
+
     // MARK: - Helpers
+
+    /// Checks orders are usable; false when the client is not entitled to the order type, which
+    /// FinanceKit reports as `.notFound` rather than an error.
+    private func mayContain(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        try await wallet.control.checkUsable(.orders, for: "containsOrder")
+        return try await wallet.access.access(for: client).orderTypeIdentifiers.contains(identifier.orderTypeIdentifier)
+    }
 
     /// Availability, restriction and authorization for financial data; the client's access.
     private func authorized(_ operation: String) async throws -> ClientAccess {

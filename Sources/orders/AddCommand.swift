@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders add`: verify and store order packages.
 struct AddCommand: AsyncParsableCommand {
@@ -12,9 +13,12 @@ struct AddCommand: AsyncParsableCommand {
             Prints one line per file: added, newerExisting, cancelled, or the error code(s). On an \
             interactive terminal each order is shown and you are asked before it is added; --yes (or \
             stdin not being a terminal) adds without asking. One bad file never stops the others.
+            With --client (or ORDERS_CLIENT), orders of types the client is not entitled to are \
+            rejected (access.notEntitled).
             Exit status: 0 all added; 1 any invalid or rejected (store.conflictingVersion, \
-            store.signerChanged); 3 otherwise if any newerExisting; 4 otherwise if any cancelled; \
-            2 for unreadable files or an unusable store.
+            store.signerChanged, access.notEntitled); 3 otherwise if any newerExisting; 4 otherwise if \
+            any cancelled; 2 for unreadable files or an unusable store; 6 orders restricted; 7 orders \
+            not provided.
             """
     )
 
@@ -27,6 +31,7 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per file per line.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
@@ -41,22 +46,37 @@ struct AddCommand: AsyncParsableCommand {
     /// Each file's outcome.
     enum Outcome: Sendable {
         case saved(SaveOrderResult, VerificationReport)
-        case failed(OrderStoreError)
+        case failed(any Error)
         case unreadable(String)
+    }
+
+    /// Verifying and saving, as the operator or for a client.
+    struct Saver: Sendable {
+        let prepare: @Sendable (Data) throws -> PreparedOrder
+        let save: @Sendable (PreparedOrder) async throws -> SaveOrderResult
     }
 
     func run() async throws {
         let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
-        let orderStore = try store.orderStore(trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let wallet = try store.wallet(trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let saver: Saver
+        if let client = try clientOptions.optionalIdentifier {
+            let finance = wallet.financeStore(for: client)
+            saver = Saver(prepare: { try finance.prepareOrder(signedArchive: $0) }, save: { try await finance.saveOrder($0) })
+        } else {
+            let orders = wallet.orders
+            saver = Saver(prepare: { try orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrder($0) })
+        }
+        try await wallet.control.checkUsable(.orders, for: "add")
+
         let progress = ProgressBar(total: files.count, enabled: !asking && files.count > 1 && isatty(STDERR_FILENO) == 1)
         var tally = Tally()
-
         // Verification runs in parallel; saving (and asking) happens in argument order, so that
         // versions of one order given in order are stored in order.
         await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
-            Self.prepare(path, with: orderStore)
+            Self.prepare(path, with: saver)
         } handle: { index, file, prepared in
-            let outcome = await Self.save(prepared, to: orderStore)
+            let outcome = await Self.save(prepared, with: saver)
             progress.clear()
             tally.count(outcome)
             Output.line(json ? Self.jsonLine(file, outcome) : Self.humanLine(file, outcome))
@@ -68,7 +88,7 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     /// Reading and verifying: either a prepared order or the outcome that ends this file.
-    static func prepare(_ path: String, with store: OrderStore) -> Result<PreparedOrder, OutcomeError> {
+    static func prepare(_ path: String, with saver: Saver) -> Result<PreparedOrder, OutcomeError> {
         let archive: Data
         do {
             archive = try FileInput.read(path)
@@ -76,19 +96,19 @@ struct AddCommand: AsyncParsableCommand {
             return .failure(OutcomeError(outcome: .unreadable(TrustOptions.reason(error))))
         }
         do {
-            return .success(try store.prepareOrder(signedArchive: archive))
+            return .success(try saver.prepare(archive))
         } catch {
             return .failure(OutcomeError(outcome: .failed(error)))
         }
     }
 
-    static func save(_ prepared: Result<PreparedOrder, OutcomeError>, to store: OrderStore) async -> Outcome {
+    static func save(_ prepared: Result<PreparedOrder, OutcomeError>, with saver: Saver) async -> Outcome {
         switch prepared {
         case .failure(let error):
             return error.outcome
         case .success(let order):
             do {
-                return .saved(try await store.saveOrder(order), order.report)
+                return .saved(try await saver.save(order), order.report)
             } catch {
                 return .failed(error)
             }
@@ -108,13 +128,25 @@ struct AddCommand: AsyncParsableCommand {
             return "\(result.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(file)"
         case .unreadable(let reason):
             return "unreadable     \(file): \(reason)"
-        case .failed(.invalidArchive(let report)):
+        case .failed(OrderStoreError.invalidArchive(let report)):
             let codes = report.errorCodes.map(\.rawValue).joined(separator: ",")
             let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more; `orders verify` lists them)" : ""
             let first = report.errors.first.map { issue in (issue.path.map { "\($0): " } ?? "") + issue.message } ?? "invalid"
             return "\(codes) \(file): \(first)\(more)"
         case .failed(let error):
-            return "\(error.code) \(file): \(error.description)"
+            let (code, message) = describe(error)
+            return "\(code) \(file): \(message)"
+        }
+    }
+
+    /// A failure's stable code and message.
+    static func describe(_ error: any Error) -> (code: String, message: String) {
+        switch error {
+        case let error as OrderStoreError: (error.code, error.description)
+        case let error as FinanceAccessError: (error.code, error.description)
+        case let error as FinanceError: (error.code, error.errorDescription ?? "")
+        case let error as StorageError: (error.code, error.description)
+        default: ("error", String(describing: error))
         }
     }
 
@@ -132,9 +164,8 @@ struct AddCommand: AsyncParsableCommand {
             code = "io.unreadable"
             message = reason
         case .failed(let error):
-            code = error.code
-            message = error.description
-            if case .invalidArchive(let failed) = error {
+            (code, message) = describe(error)
+            if case .invalidArchive(let failed) = error as? OrderStoreError {
                 report = failed
                 errors = failed.errors
             }
@@ -168,7 +199,8 @@ struct AddCommand: AsyncParsableCommand {
             case .saved(.added, _): added += 1
             case .saved(.newerExisting, _): newerExisting += 1
             case .saved(.cancelled, _): cancelled += 1
-            case .failed(.unavailable): unreadable += 1
+            case .failed(let error) where error is StorageError: unreadable += 1
+            case .failed(OrderStoreError.unavailable): unreadable += 1
             case .failed: failed += 1
             case .unreadable: unreadable += 1
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders check`: FinanceKit's containsOrder.
 struct CheckCommand: AsyncParsableCommand {
@@ -10,7 +11,9 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Say whether an order is stored: exists, newerExists, olderExists or notFound.",
         discussion: """
             With --updated-date, compares the stored updatedAt with it exactly (RFC 3339, any offset, \
-            fractions to the nanosecond). Exit status: 0 when a version is stored, 1 for notFound, 2 on errors.
+            fractions to the nanosecond). With --client (or ORDERS_CLIENT), order types the client is not \
+            entitled to answer notFound, as FinanceKit does. Exit status: 0 when a version is stored, \
+            1 for notFound, 2 on errors.
             """
     )
 
@@ -22,6 +25,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object instead of one word.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
@@ -33,16 +37,28 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let orderStore = OrderStore(repository: try store.repository())
+        let wallet = try store.wallet(trust: trust)
         let result: ContainsOrderResult
-        do {
-            if let updatedDate, let timestamp = RFC3339Timestamp(updatedDate) {
-                result = try await orderStore.containsOrder(matching: order.identifier, updatedAt: timestamp)
+        let timestamp = updatedDate.flatMap(RFC3339Timestamp.init)
+        if let client = try clientOptions.optionalIdentifier {
+            // FinanceKit's rules: notFound for order types the client is not entitled to.
+            let finance = wallet.financeStore(for: client)
+            if let timestamp {
+                result = try await finance.containsOrder(matching: order.identifier, updatedAt: timestamp)
             } else {
-                result = try await orderStore.containsOrder(matching: order.identifier)
+                result = try await finance.containsOrder(matching: order.identifier)
             }
-        } catch {
-            throw error.commandFailure
+        } else {
+            try await wallet.control.checkUsable(.orders, for: "check")
+            do {
+                if let timestamp {
+                    result = try await wallet.orders.containsOrder(matching: order.identifier, updatedAt: timestamp)
+                } else {
+                    result = try await wallet.orders.containsOrder(matching: order.identifier)
+                }
+            } catch {
+                throw error.commandFailure
+            }
         }
         if json {
             Output.line(order.jsonLine(.init(key: "result", value: .string(result.rawValue))))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders export`: the stored archive, byte for byte.
 struct ExportCommand: AsyncParsableCommand {
@@ -23,7 +24,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let archive: Data?
-        let orderStore = OrderStore(repository: try store.repository())
+        let orderStore = try await store.operatorOrders(trust: trust, for: "export")
         do {
             archive = try await orderStore.archive(order.identifier)
         } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders history`: every stored version of one order.
 struct HistoryCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let versions: [StoredOrder]
-        let orderStore = OrderStore(repository: try store.repository())
+        let orderStore = try await store.operatorOrders(trust: trust, for: "history")
         do {
             versions = try await orderStore.history(order.identifier)
         } catch {

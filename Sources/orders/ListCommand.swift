@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders list`: stored orders, newest first.
 struct ListCommand: AsyncParsableCommand {
@@ -43,7 +44,7 @@ struct ListCommand: AsyncParsableCommand {
             updatedSince: since.flatMap(RFC3339Timestamp.init),
             limit: limit, offset: offset)
         let orders: [StoredOrder]
-        let orderStore = OrderStore(repository: try store.repository())
+        let orderStore = try await store.operatorOrders(trust: trust, for: "list")
         do {
             orders = try await orderStore.orders(matching: query)
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `orders`: verify, build and (later) store Apple Wallet order packages.
 @main
@@ -8,20 +9,28 @@ struct Orders: AsyncParsableCommand {
         commandName: "orders",
         abstract: "Verify, build and store Apple Wallet order packages (.order).",
         discussion: """
-            Exit codes: 0 success, 1 invalid or rejected (or not found), 2 usage or I/O error; \
-            orders add also uses 3 (a newer version was stored) and 4 (declined).
+            Exit codes: 0 success, 1 invalid or rejected (or not found), 2 usage or I/O error, \
+            5 not authorized, 6 data restricted, 7 data type unavailable; orders add also uses \
+            3 (a newer version was stored) and 4 (declined).
             Error codes in reports are stable; see the README for the full list.
             """,
         version: "0.1.0",
         subcommands: [
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
-            HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self,
+            HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
+            AccessCommand.self, RestrictCommand.self,
         ]
     )
 
     /// Runs the command, mapping every failure to the documented exit codes: usage and I/O
     /// errors print one line (plus usage, for usage errors) on stderr and exit 2.
     static func main() async {
+        let level = ProcessInfo.processInfo.environment["ORDERS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -34,6 +43,10 @@ struct Orders: AsyncParsableCommand {
         } catch let error as CommandFailure {
             Output.error(error.message)
             Foundation.exit(ExitStatus.usageOrIO)
+        } catch let error where Failure.report(error) != nil {
+            let (message, status) = Failure.report(error) ?? ("", ExitStatus.usageOrIO)
+            Output.error(message)
+            Foundation.exit(status)
         } catch {
             if exitCode(for: error) == .success {
                 self.exit(withError: error)  // --help, --version
@@ -54,6 +67,12 @@ enum ExitStatus {
     static let newerExisting: Int32 = 3
     /// `orders add`: nothing failed or was older, but an order was declined.
     static let cancelled: Int32 = 4
+    /// The client is not authorized (or not entitled to the order type).
+    static let notAuthorized: Int32 = 5
+    /// The data type is restricted for now.
+    static let restricted: Int32 = 6
+    /// This deployment does not provide the data type.
+    static let unavailable: Int32 = 7
 }
 
 /// A failure the user can fix (a missing file, a bad option value): one line on stderr, exit 2.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders remove`: delete an order and its history.
 struct RemoveCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let removed: Bool
-        let orderStore = OrderStore(repository: try store.repository())
+        let orderStore = try await store.operatorOrders(trust: trust, for: "remove")
         do {
             removed = try await orderStore.removeOrder(order.identifier)
         } catch {

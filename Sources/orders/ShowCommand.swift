@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletOrders
 
 /// `orders show`: one stored order in detail.
 struct ShowCommand: AsyncParsableCommand {
@@ -19,7 +20,7 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let orderStore = OrderStore(repository: try store.repository())
+        let orderStore = try await store.operatorOrders(trust: trust, for: "show")
         let versions: [StoredOrder]
         let decoded: Order?
         do {

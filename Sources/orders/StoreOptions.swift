@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
-import OrderPackage
-import OrderStorage
+import Logging
+import WalletOrders
 
-/// `--store PATH`: where the orders live. Falls back to `ORDERS_STORE`, then
+/// `--store PATH`: where the orders and financial data live. Falls back to `ORDERS_STORE`, then
 /// `$XDG_DATA_HOME/orders/orders.sqlite`, then `~/.local/share/orders/orders.sqlite`.
 struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The order store (SQLite). Default: ORDERS_STORE, else the XDG data folder.", valueName: "path"))
+    @Option(help: ArgumentHelp("The store (SQLite). Default: ORDERS_STORE, else the XDG data folder.", valueName: "path"))
     var store: String?
 
     var path: String {
@@ -16,23 +16,47 @@ struct StoreOptions: ParsableArguments {
             if let store = environment["ORDERS_STORE"], !store.isEmpty { return store }
             if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/orders/orders.sqlite" }
             guard let home = environment["HOME"], !home.isEmpty else {
-                throw CommandFailure("cannot place the order store: set --store, ORDERS_STORE or HOME")
+                throw CommandFailure("cannot place the store: set --store, ORDERS_STORE or HOME")
             }
             return home + "/.local/share/orders/orders.sqlite"
         }
     }
 
-    func repository() throws -> SQLiteOrderRepository {
-        let path = try path
-        do {
-            return try SQLiteOrderRepository(path: path)
-        } catch {
-            throw CommandFailure(error.description)
+    /// Opens the store with this deployment's configuration: data types from `ORDERS_DATA_TYPES`,
+    /// the trust roots, and the prompts the command uses.
+    func wallet(
+        trust: TrustOptions, consent: any OrderConsentPrompt = AddWithoutAsking(),
+        authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt()
+    ) throws -> WalletStore {
+        let configuration = WalletConfiguration(
+            availability: .fromEnvironment(), verifier: OrderVerifier(trustStore: try trust.trustStore()), orderConsent: consent,
+            authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
+        return try WalletStore(path: try path, configuration: configuration)
+    }
+}
+
+/// `--client ID`: who the call is made for (default `ORDERS_CLIENT`).
+struct ClientOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The client the call is made for (default: ORDERS_CLIENT).", valueName: "id"))
+    var client: String?
+
+    /// The client, if one was given.
+    var optionalIdentifier: ClientIdentifier? {
+        get throws {
+            guard let raw = client ?? ProcessInfo.processInfo.environment["ORDERS_CLIENT"], !raw.isEmpty else { return nil }
+            guard let identifier = ClientIdentifier(rawValue: raw) else {
+                throw CommandFailure("'\(raw)' is not a client identifier (letters, digits, '.', '-', '_')")
+            }
+            return identifier
         }
     }
 
-    func orderStore(trust: TrustOptions, consent: any OrderConsentPrompt = AddWithoutAsking()) throws -> OrderStore {
-        OrderStore(repository: try repository(), verifier: OrderVerifier(trustStore: try trust.trustStore()), consent: consent)
+    /// The client, which must be given.
+    var identifier: ClientIdentifier {
+        get throws {
+            guard let identifier = try optionalIdentifier else { throw CommandFailure("give --client or set ORDERS_CLIENT") }
+            return identifier
+        }
     }
 }
 
@@ -58,9 +82,11 @@ struct OrderIdentifierOptions: ParsableArguments {
     }
 }
 
-extension OrderStoreError {
-    /// A store failure as the one-line error every command prints.
-    var commandFailure: CommandFailure {
-        CommandFailure(description)
+extension StoreOptions {
+    /// The order store as the operator sees it (no client entitlements), once orders are usable.
+    func operatorOrders(trust: TrustOptions, for operation: String) async throws -> OrderStore {
+        let wallet = try wallet(trust: trust)
+        try await wallet.control.checkUsable(.orders, for: operation)
+        return wallet.orders
     }
 }

@@ -171,3 +171,46 @@ struct QueryEquivalenceTests {
         #expect(partial > 20, "partly translated: \(partial)")
     }
 }
+
+@Suite("TransactionFilter")
+struct TransactionFilterTests {
+    @Test("every combination of criteria translates fully to SQL")
+    func translates() {
+        let account = UUID()
+        let filters = [
+            TransactionFilter(accountID: account), TransactionFilter(statuses: [.pending, .booked]),
+            TransactionFilter(transactionTypes: [.fee]),
+            TransactionFilter(merchantCategoryCodes: [MerchantCategoryCode(rawValue: 5411)]),
+            TransactionFilter(since: Date()), TransactionFilter(until: Date()),
+            TransactionFilter(
+                accountID: account, statuses: [.booked], transactionTypes: [.atm, .fee],
+                merchantCategoryCodes: [MerchantCategoryCode(rawValue: 1)],
+                since: Date(timeIntervalSince1970: 0), until: Date()),
+        ]
+        for filter in filters {
+            let plan = QueryPlan.make(predicate: filter.predicate, sort: [], defaultOrder: [], map: .transactions)
+            #expect(plan.exact, "\(filter)")
+            #expect(plan.filter.sql != "1")
+        }
+        #expect(TransactionFilter().predicate == nil)
+    }
+
+    @Test("the filter selects what its criteria say")
+    func selects() async throws {
+        let (sql, memory) = try FinanceFixtures.repositories()
+        let accounts = [UUID(), UUID()]
+        let data = FinanceFixtures.transactions(count: 300, accounts: accounts)
+        _ = try await sql.apply(
+            FinanceBatch(accounts: accounts.map { FinanceFixtures.asset($0) }, transactions: data), at: Date())
+        let since = FinanceFixtures.base.addingTimeInterval(30 * 86_400)
+        let filter = TransactionFilter(accountID: accounts[0], statuses: [.booked, .pending], since: since)
+        let query = TransactionQuery(predicate: filter.predicate)
+        let found = try await sql.transactions(query, visibleTo: FinanceFixtures.access(accounts))
+        #expect(!found.isEmpty)
+        #expect(
+            found.allSatisfy {
+                $0.accountID == accounts[0] && [.booked, .pending].contains($0.status) && $0.effectiveDate >= since
+            })
+        #expect(found.map(\.id) == (try await memory.transactions(query, visibleTo: FinanceFixtures.access(accounts))).map(\.id))
+    }
+}

@@ -56,8 +56,11 @@ final class LogMessages: Sendable {
 }
 
 enum WalletFixtures {
-    static let checking = UUID(uuidString: "6F2A3C8E-1B4D-4E5F-9A7B-0C1D2E3F4A5B")!
-    static let card = UUID(uuidString: "9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A")!
+    // The sample feed's account ids, spelled as bytes so no unwrap is needed.
+    static let checking = UUID(
+        uuid: (0x6F, 0x2A, 0x3C, 0x8E, 0x1B, 0x4D, 0x4E, 0x5F, 0x9A, 0x7B, 0x0C, 0x1D, 0x2E, 0x3F, 0x4A, 0x5B))
+    static let card = UUID(
+        uuid: (0x9C, 0x8B, 0x7A, 0x6F, 0x5E, 0x4D, 0x4C, 0x3B, 0x8A, 0x29, 0x1F, 0x0E, 0x9D, 0x8C, 0x7B, 0x6A))
     static let client: ClientIdentifier = "com.example.budget"
 
     static var samples: URL { TestArchiveTable.packageRoot.appendingPathComponent("Samples") }

@@ -1,0 +1,208 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `orders access`: clients' authorizations and entitlements.
+struct AccessCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "access",
+        abstract: "Show and change what a client may see: accounts (with earliest dates) and order types.",
+        subcommands: [
+            AccessStatusCommand.self, AccessRequestCommand.self, AccessGrantCommand.self, AccessDenyCommand.self,
+            AccessRevokeCommand.self,
+        ])
+}
+
+/// `--account ID[:EARLIEST]` values.
+struct AccountGrantOption: ExpressibleByArgument {
+    let grant: AccountGrant
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let id = UUID(uuidString: parts[0]) else { return nil }
+        if parts.count == 2 {
+            guard let earliest = RFC3339Timestamp(parts[1]) else { return nil }
+            grant = AccountGrant(accountID: id, earliestDate: earliest.date)
+        } else {
+            grant = AccountGrant(accountID: id)
+        }
+    }
+}
+
+enum AccessOutput {
+    static func describe(_ access: ClientAccess, json: Bool) -> String {
+        let accounts = access.accounts.values.sorted { $0.accountID.uuidString < $1.accountID.uuidString }
+        if json {
+            return JSONValue.object(
+                JSONObject([
+                    .init(key: "client", value: .string(access.client.rawValue)),
+                    .init(key: "status", value: .string(access.status.rawValue)),
+                    .init(
+                        key: "accounts",
+                        value: .array(
+                            accounts.map {
+                                .object(
+                                    JSONObject([
+                                        .init(key: "accountID", value: .string($0.accountID.uuidString)),
+                                        .init(
+                                            key: "earliestDate", value: .string($0.earliestDate.map { RFC3339Timestamp($0).text })
+                                        ),
+                                    ]))
+                            })),
+                    .init(key: "orderTypes", value: .array(access.orderTypeIdentifiers.sorted().map { .string($0) })),
+                ])
+            ).serialized
+        }
+        var lines = ["\(access.client): \(access.status.rawValue)"]
+        for account in accounts {
+            lines.append(
+                "  account \(account.accountID.uuidString)"
+                    + (account.earliestDate.map { " from \(RFC3339Timestamp($0).text)" } ?? ""))
+        }
+        for type in access.orderTypeIdentifiers.sorted() { lines.append("  orders of type \(type)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct AccessStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show a client's authorization, shared accounts and order types (all clients without --client).")
+
+    @Option(help: ArgumentHelp("The client.", valueName: "id"))
+    var client: String?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let wallet = try store.wallet(trust: trust)
+        if let client {
+            guard let identifier = ClientIdentifier(rawValue: client) else {
+                throw CommandFailure("'\(client)' is not a client identifier")
+            }
+            Output.line(AccessOutput.describe(try await wallet.access(for: identifier), json: json))
+        } else {
+            for access in try await wallet.clients() { Output.line(AccessOutput.describe(access, json: json)) }
+        }
+    }
+}
+
+struct AccessRequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Ask for authorization as the client would (requestAuthorization): prompts only while not determined.",
+        discussion: """
+            Lists the accounts and reads the answer from stdin: account numbers separated by commas, \
+            'all', nothing for none (authorized with no accounts), or 'deny'. Prints the status.
+            """)
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let wallet = try store.wallet(trust: trust, authorizationPrompt: TerminalAuthorizationPrompt())
+        Output.line(try await wallet.financeStore(for: try clientOptions.identifier).requestAuthorization().rawValue)
+    }
+}
+
+/// Lists the accounts on stderr and reads which to share from stdin.
+struct TerminalAuthorizationPrompt: AuthorizationPrompt {
+    func requestAuthorization(for client: ClientIdentifier, accounts: [AccountChoice]) async -> AuthorizationDecision {
+        var lines = ["\(client) asks to see your financial data."]
+        for (index, account) in accounts.enumerated() {
+            lines.append("  \(index + 1). \(account.displayName) (\(account.institutionName))")
+        }
+        lines.append("Share which accounts? [numbers, 'all', Enter for none, 'deny'] ")
+        FileHandle.standardError.write(Data(lines.joined(separator: "\n").utf8))
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return .denied }
+        if isatty(STDIN_FILENO) != 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if answer == "deny" { return .denied }
+        if answer == "all" { return .authorized(accounts.map { AccountGrant(accountID: $0.id) }) }
+        let chosen = answer.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .filter { (1...accounts.count).contains($0) }.map { accounts[$0 - 1].id }
+        return .authorized(chosen.map { AccountGrant(accountID: $0) })
+    }
+}
+
+struct AccessGrantCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grant", abstract: "Authorize the client for accounts (from an earliest date) and entitle it to order types."
+    )
+
+    @OptionGroup var clientOptions: ClientOptions
+
+    @Option(
+        help: ArgumentHelp("An account to share, optionally from an RFC 3339 instant; repeatable.", valueName: "id[:earliest]"))
+    var account: [AccountGrantOption] = []
+
+    @Option(
+        name: .customLong("order-type"),
+        help: ArgumentHelp("An order type the client may save and check; repeatable.", valueName: "type"))
+    var orderTypes: [String] = []
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func validate() throws {
+        if account.isEmpty && orderTypes.isEmpty { throw ValidationError("Give --account or --order-type (or both).") }
+    }
+
+    func run() async throws {
+        let wallet = try store.wallet(trust: trust)
+        let client = try clientOptions.identifier
+        if !account.isEmpty { try await wallet.grant(account.map(\.grant), to: client) }
+        if !orderTypes.isEmpty { try await wallet.entitle(client, toOrderTypes: Set(orderTypes)) }
+        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
+    }
+}
+
+struct AccessDenyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "deny", abstract: "Deny financial data to the client.")
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let wallet = try store.wallet(trust: trust)
+        try await wallet.deny(try clientOptions.identifier)
+        Output.line(AccessOutput.describe(try await wallet.access(for: try clientOptions.identifier), json: false))
+    }
+}
+
+struct AccessRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Withdraw access, effective on the client's next call.",
+        discussion: """
+            Without options: all financial data (the client becomes denied and its history tokens stop \
+            working). With --account: only those accounts (they show as deleted in its account history). \
+            With --order-type: only those order types.
+            """)
+
+    @OptionGroup var clientOptions: ClientOptions
+
+    @Option(help: ArgumentHelp("An account to stop sharing; repeatable.", valueName: "id"))
+    var account: [String] = []
+
+    @Option(name: .customLong("order-type"), help: ArgumentHelp("An order type to withdraw; repeatable.", valueName: "type"))
+    var orderTypes: [String] = []
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let wallet = try store.wallet(trust: trust)
+        let client = try clientOptions.identifier
+        if !orderTypes.isEmpty { try await wallet.removeEntitlements(client, toOrderTypes: Set(orderTypes)) }
+        if !account.isEmpty || orderTypes.isEmpty {
+            try await wallet.revoke(client, accounts: try account.map(FinanceOutput.parseAccount))
+        }
+        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
+    }
+}

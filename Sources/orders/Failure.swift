@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// How a failure from the library is told to the user: one line, and the documented exit status.
+enum Failure {
+    static func report(_ error: any Error) -> (message: String, status: Int32)? {
+        switch error {
+        case let error as FinanceAccessError:
+            switch error {
+            case .notAuthorized, .notEntitled: return (error.description, ExitStatus.notAuthorized)
+            case .dataTypeUnavailable: return (error.description, ExitStatus.unavailable)
+            case .unknownAccount: return (error.description, ExitStatus.invalid)
+            }
+        case let error as FinanceError:
+            switch error {
+            case .dataRestricted: return (error.errorDescription ?? "restricted", ExitStatus.restricted)
+            case .historyTokenInvalid:
+                return ("\(error.errorDescription ?? "invalid token") (remove the token file to start over)", ExitStatus.invalid)
+            case .unknown: return ("an unknown error occurred", ExitStatus.usageOrIO)
+            }
+        case let error as StorageError:
+            return (error.description, ExitStatus.usageOrIO)
+        case let error as OrderStoreError:
+            if case .unavailable = error { return (error.description, ExitStatus.usageOrIO) }
+            return ("\(error.code): \(error.description)", ExitStatus.invalid)
+        case let error as FinanceDataError:
+            return ("\(error.code): \(error.description)", ExitStatus.invalid)
+        default:
+            return nil
+        }
+    }
+}
+
+extension OrderStoreError {
+    /// A store failure as the one-line error every command prints.
+    var commandFailure: CommandFailure {
+        CommandFailure(description)
+    }
+}

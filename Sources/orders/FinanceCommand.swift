@@ -1,0 +1,246 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `orders finance`: accounts, balances, transactions and their history.
+struct FinanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "finance",
+        abstract: "Import and read financial data: accounts, balances, transactions, history.",
+        discussion: """
+            Reading commands act for a client (--client, or ORDERS_CLIENT) and return only what it \
+            was granted. Exit status: 0 success, 1 invalid input or unknown account, 2 usage or I/O \
+            error, 5 not authorized, 6 financial data restricted, 7 not provided by this deployment.
+            """,
+        subcommands: [
+            FinanceImportCommand.self, FinanceAccountsCommand.self, FinanceBalancesCommand.self, FinanceTransactionsCommand.self,
+            FinanceHistoryCommand.self,
+        ])
+}
+
+struct FinanceImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a JSON feed of accounts, balances, transactions and deletions, all or nothing.",
+        discussion: "The feed's format is in the README. A malformed feed is rejected whole, naming the record.")
+
+    @Argument(help: ArgumentHelp("The feed.", valueName: "feed.json"))
+    var feed: String
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try FileInput.read(feed)
+        } catch {
+            throw CommandFailure("cannot read \(feed): \(TrustOptions.reason(error))")
+        }
+        let summary = try await store.wallet(trust: trust).importFeed(data)
+        if json {
+            Output.line(try FinanceOutput.json(summary))
+            return
+        }
+        func line(_ name: String, _ counts: FinanceImportSummary.Counts) -> String {
+            "\(name): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.unchanged) unchanged, \(counts.deleted) deleted"
+        }
+        Output.line(
+            [
+                "imported \(feed)", line("  accounts", summary.accounts), line("  balances", summary.balances),
+                line("  transactions", summary.transactions),
+            ]
+            .joined(separator: "\n"))
+    }
+}
+
+struct FinanceAccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "List the accounts shared with the client.")
+
+    @Flag(help: "Print one JSON object per account per line.")
+    var json = false
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        for account in try await finance.accounts(query: AccountQuery()) {
+            if json {
+                Output.line(try FinanceOutput.json(account))
+            } else {
+                Output.line(
+                    "\(account.id.uuidString)  \(account.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(account.currencyCode)  \(account.displayName) (\(account.institutionName))"
+                )
+            }
+        }
+    }
+}
+
+struct FinanceBalancesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balances", abstract: "List an account's balances, newest first.")
+
+    @Option(help: ArgumentHelp("The account.", valueName: "id"))
+    var account: String
+
+    @Option(help: "At most this many balances.")
+    var limit: Int?
+
+    @Flag(help: "Print one JSON object per balance per line.")
+    var json = false
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let accountID = try FinanceOutput.parseAccount(account)
+        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        guard let kind = try await finance.accounts(query: AccountQuery()).first(where: { $0.id == accountID })?.kind else {
+            throw FinanceAccessError.unknownAccount(accountID)
+        }
+        let query = AccountBalanceQuery(predicate: #Predicate { $0.accountID == accountID }, limit: nil)
+        let balances = try await finance.accountBalances(query: query)
+            .sorted {
+                ($0.booked ?? $0.available)?.asOfDate ?? .distantPast > ($1.booked ?? $1.available)?.asOfDate ?? .distantPast
+            }
+        for balance in balances.prefix(limit ?? Int.max) {
+            if json {
+                Output.line(try FinanceOutput.json(balance))
+                continue
+            }
+            func part(_ label: String, _ balance: Balance?) -> String? {
+                balance.map {
+                    "\(label) \(FinanceOutput.amount($0.signedAmount(for: kind), $0.amount.currencyCode)) as of \(FinanceOutput.date($0.asOfDate))"
+                }
+            }
+            Output.line(
+                [part("available", balance.available), part("booked", balance.booked)].compactMap { $0 }.joined(separator: "  "))
+        }
+    }
+}
+
+struct FinanceTransactionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions",
+        abstract: "List transactions, filtered, sorted and paged (in SQL where the filter allows).",
+        discussion: """
+            --since and --until filter on postedDate, or transactionDate when not posted (since ≤ date < until). \
+            Sort fields: effectiveDate (default), transactionDate, postedDate, amount, merchantName; add :desc to reverse. \
+            Amounts print signed in the account's direction.
+            """)
+
+    @Option(help: ArgumentHelp("Only this account.", valueName: "id"))
+    var account: String?
+
+    @Option(
+        help: ArgumentHelp("Only this status (repeatable): authorized, booked, memo, pending, rejected.", valueName: "status"))
+    var status: [String] = []
+
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp("Only this transaction type (repeatable), e.g. pointOfSale.", valueName: "type"))
+    var types: [String] = []
+
+    @Option(help: ArgumentHelp("Only this merchant category code (repeatable).", valueName: "code"))
+    var mcc: [String] = []
+
+    @Option(help: ArgumentHelp("From this RFC 3339 instant.", valueName: "date"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Before this RFC 3339 instant.", valueName: "date"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Sort by this field, e.g. transactionDate:desc.", valueName: "field[:desc]"))
+    var sort: String?
+
+    @Option(help: "At most this many transactions.")
+    var limit: Int?
+
+    @Option(help: "Skip this many transactions.")
+    var offset: Int?
+
+    @Flag(help: "Print one JSON object per transaction per line.")
+    var json = false
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func run() async throws {
+        let filter = TransactionFilter(
+            accountID: try account.map(FinanceOutput.parseAccount),
+            statuses: try status.map { name in
+                guard let value = TransactionStatus(name: name) else {
+                    throw CommandFailure(
+                        "'\(name)' is not a status: \(TransactionStatus.allCases.map(\.name).joined(separator: ", "))")
+                }
+                return value
+            },
+            transactionTypes: try types.map { name in
+                guard let value = TransactionType(name: name) else {
+                    throw CommandFailure(
+                        "'\(name)' is not a transaction type: \(TransactionType.allCases.map(\.name).joined(separator: ", "))")
+                }
+                return value
+            },
+            merchantCategoryCodes: try mcc.map { text in
+                guard let code = MerchantCategoryCode(text) else {
+                    throw CommandFailure("'\(text)' is not a merchant category code (0…9999)")
+                }
+                return code
+            },
+            since: try since.map { try FinanceOutput.parseDate($0, option: "--since") },
+            until: try until.map { try FinanceOutput.parseDate($0, option: "--until") })
+        let query = TransactionQuery(
+            sortDescriptors: try sortDescriptors(), predicate: filter.predicate, limit: limit, offset: offset)
+
+        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let kinds = Dictionary(uniqueKeysWithValues: try await finance.accounts(query: AccountQuery()).map { ($0.id, $0.kind) })
+        for transaction in try await finance.transactions(query: query) {
+            if json {
+                Output.line(try FinanceOutput.json(transaction))
+                continue
+            }
+            let amount = FinanceOutput.amount(
+                transaction.signedAmount(for: kinds[transaction.accountID] ?? .asset), transaction.transactionAmount.currencyCode)
+            let merchant = transaction.merchantName.map { "  \($0)" } ?? ""
+            Output.line(
+                "\(FinanceOutput.day(transaction.effectiveDate))  \(transaction.status.name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(amount.leftPadded(to: 14))  \(transaction.transactionDescription)\(merchant)"
+            )
+        }
+    }
+
+    private func sortDescriptors() throws -> [SortDescriptor<Transaction>] {
+        guard let sort else { return [] }
+        let parts = sort.split(separator: ":", maxSplits: 1).map(String.init)
+        let order: SortOrder
+        switch parts.count > 1 ? parts[1] : "asc" {
+        case "desc": order = .reverse
+        case "asc": order = .forward
+        default: throw CommandFailure("--sort takes FIELD or FIELD:desc, not '\(sort)'")
+        }
+        switch parts[0] {
+        case "effectiveDate": return [SortDescriptor(\.effectiveDate, order: order)]
+        case "transactionDate": return [SortDescriptor(\.transactionDate, order: order)]
+        case "postedDate": return [SortDescriptor(\.postedDate, order: order)]
+        case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
+        case "merchantName": return [SortDescriptor(\.merchantName, order: order)]
+        default:
+            throw CommandFailure(
+                "cannot sort by '\(parts[0])': use effectiveDate, transactionDate, postedDate, amount or merchantName")
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

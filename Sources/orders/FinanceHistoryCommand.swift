@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `orders finance history`: a history stream as JSON Lines.
+struct FinanceHistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Print a history stream as JSON Lines, one batch of changes per line.",
+        discussion: """
+            STREAM is accounts, balances or transactions (the last two need --account). Each line is \
+            {"stream", "inserted", "updated", "deleted", "newToken"}. With --token-file, the stream \
+            resumes from the token in the file (if any) and the file is rewritten after each batch. \
+            --follow keeps the stream open and prints changes as they are imported, until interrupted. \
+            An invalid or compacted token exits 1: remove the token file to start over.
+            """)
+
+    enum Stream: String, ExpressibleByArgument, CaseIterable {
+        case accounts, balances, transactions
+    }
+
+    @Argument(help: ArgumentHelp("accounts, balances or transactions.", valueName: "stream"))
+    var stream: Stream
+
+    @Option(help: ArgumentHelp("The account (for balances and transactions).", valueName: "id"))
+    var account: String?
+
+    @Option(help: ArgumentHelp("Read the token from this file and write each new token to it.", valueName: "file"))
+    var tokenFile: String?
+
+    @Flag(help: "Keep the stream open and print changes as they arrive.")
+    var follow = false
+
+    @OptionGroup var clientOptions: ClientOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var trust: TrustOptions
+
+    func validate() throws {
+        if stream != .accounts && account == nil { throw ValidationError("The \(stream.rawValue) stream needs --account.") }
+        if stream == .accounts && account != nil { throw ValidationError("The accounts stream takes no --account.") }
+    }
+
+    func run() async throws {
+        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let token = try readToken()
+        switch stream {
+        case .accounts:
+            try await print(finance.accountHistory(since: token, isMonitoring: follow))
+        case .balances:
+            let id = try FinanceOutput.parseAccount(account ?? "")
+            try await print(finance.accountBalanceHistory(forAccountID: id, since: token, isMonitoring: follow))
+        case .transactions:
+            let id = try FinanceOutput.parseAccount(account ?? "")
+            try await print(finance.transactionHistory(forAccountID: id, since: token, isMonitoring: follow))
+        }
+    }
+
+    private func print<Model: Encodable>(_ history: FinanceStore.History<Model>) async throws {
+        let name = stream.rawValue + (account.map { "/\($0)" } ?? "")
+        for try await changes in history {
+            let line = Line(
+                stream: name, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                newToken: changes.newToken)
+            Output.line(try FinanceOutput.json(line))
+            try writeToken(changes.newToken)
+        }
+    }
+
+    private struct Line<Model: Encodable>: Encodable {
+        var stream: String
+        var inserted: [Model]
+        var updated: [Model]
+        var deleted: [UUID]
+        var newToken: HistoryToken
+    }
+
+    private func readToken() throws -> HistoryToken? {
+        guard let tokenFile, FileManager.default.fileExists(atPath: tokenFile) else { return nil }
+        let data = try FileInput.read(tokenFile)
+        guard !data.isEmpty else { return nil }
+        do {
+            return try JSONDecoder().decode(HistoryToken.self, from: data)
+        } catch {
+            throw CommandFailure("\(tokenFile) does not hold a history token (remove it to start over)")
+        }
+    }
+
+    private func writeToken(_ token: HistoryToken) throws {
+        guard let tokenFile else { return }
+        do {
+            try JSONEncoder().encode(token).write(to: URL(fileURLWithPath: tokenFile), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write \(tokenFile): \(TrustOptions.reason(error))")
+        }
+    }
+}
