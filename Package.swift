@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage"], path: "Tests/TestArchiveTable"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
-        .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore"]),
+        .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),
         .testTarget(name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable"]),
         .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "OrderStorage", "TestArchiveTable"]),
     ],

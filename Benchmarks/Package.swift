@@ -37,6 +37,16 @@ let package = Package(
             path: "Benchmarks/OrderStore",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "FinanceQueries",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WalletOrders", package: mainIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/FinanceQueries",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,12 @@
 #   Benchmarks/run.sh verify [N] verification: the library, the `orders` CLI (N files, default 500),
 #                                and the same checks scripted with unzip + sha256sum + openssl cms
 #   Benchmarks/run.sh store      saveOrder and containsOrder on stores of 1,000 to 1,000,000 orders
-#                                (seeded stores are cached in $TMPDIR/wallet-orders-benchmarks)
+#   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
+#                                query in memory, and history catch-up over 100,000 changes against
+#                                re-reading the account
+#
+# Seeded stores are cached in $TMPDIR/wallet-orders-benchmarks (the first finance run seeds a
+# million transactions: about five minutes on two cores).
 #
 # The script in the verification comparison does *less* than the verifier: no limits while
 # inflating, no name checks, no signer policy, no order.json validation.
@@ -105,9 +110,68 @@ PY
   echo
 }
 
+finance_section() {
+  echo "== financial data: queries and history" >&2
+  run_benchmarks FinanceQueries "transactions.*|history.*|re-reading.*"
+  p50 "$work/FinanceQueries.json" > "$work/finance.tsv"
+  # The in-memory baseline runs under 1 op/s, which the JMH export drops; read its percentiles.
+  rm -rf "$work/percentiles" && mkdir -p "$work/percentiles"
+  swift package --allow-writing-to-directory "$work/percentiles" benchmark --target FinanceQueries --filter "in memory.*" \
+    --no-progress --format histogramPercentiles --path "$work/percentiles" >/dev/null 2>&1
+  python3 - "$work/percentiles" >> "$work/finance.tsv" <<'PY'
+import glob, re, sys
+scale = {"ns": 1e-3, "μs": 1, "us": 1, "ms": 1e3, "s": 1e6, "#": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+def p50(metric):
+    (path,) = glob.glob(f"{sys.argv[1]}/*.{metric}.histogram.percentiles.tsv")
+    lines = open(path).read().splitlines()
+    unit = re.search(r"\((ns|μs|us|ms|s|#|K|M|G)\) \*?$", lines[0].strip())
+    value = float(dict(line.split("\t") for line in lines[1:])["50"])
+    return value * scale[unit.group(1) if unit else "#"]
+micros = p50("wallClock")
+print(f"in memory\t{1e6 / micros:.2f}\t{micros:.0f}\t{p50('mallocCountTotal'):.0f}")
+PY
+  echo
+  python3 - "$work/finance.tsv" <<'PY'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, rate, micros, mallocs = line.rstrip("\n").split("\t")
+    rows[name] = (float(micros), int(mallocs))
+ms = lambda micros: f"{micros / 1000:,.1f}" if micros < 100_000 else f"{micros / 1000:,.0f}"
+suffix = ", 1,000,000 transactions"
+memory = rows.get("in memory")
+print(f"{'transactions(query:) over 1,000,000 transactions (p50)':<76} {'ms':>9} {'allocations':>12} {'vs in memory':>13}")
+for name, (micros, mallocs) in sorted(rows.items(), key=lambda item: item[1][0]):
+    if not name.endswith(suffix) or name.startswith("in memory"):
+        continue
+    ratio = f"{memory[0] / micros:,.0f}×" if memory else "-"
+    print(f"{name[len('transactions(query:) '):-len(suffix)]:<76} {ms(micros):>9} {mallocs:>12,} {ratio:>13}")
+if memory:
+    approximate = f"≈{memory[1]:,}"  # the percentile export rounds to millions
+    print(f"{'booked since June… in memory: fetch all, then filter, sort, limit in Swift':<76} {ms(memory[0]):>9} {approximate:>12} {'1×':>13}")
+print()
+reread = rows.get("re-reading the account with transactions(query:) after 100,000 changes")
+print(f"{'History of one account (76,100 transactions after 100,000 changes, p50)':<76} {'ms':>9} {'allocations':>12} {'vs re-read':>13}")
+for name, label, changes in [
+    ("history catch-up from a token over 100,000 changes", "catch-up from a token over 100,000 changes", 100_000),
+    ("history catch-up from a token over the last 100 changes", "catch-up from a token over the last 100 changes", None),
+    ("history without a token (since: nil) after 100,000 changes", "fresh catch-up (since: nil), 76,100 inserted", 76_100),
+    ("re-reading the account with transactions(query:) after 100,000 changes", "re-reading the account with transactions(query:)", None),
+]:
+    if name not in rows:
+        continue
+    micros, mallocs = rows[name]
+    ratio = f"{reread[0] / micros:,.2f}×" if reread else "-"
+    rate = f" ({changes / micros * 1e6:,.0f} changes/s)" if changes else ""
+    print(f"{label + rate:<76} {ms(micros):>9} {mallocs:>12,} {ratio:>13}")
+PY
+  echo
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
-  all) verify_section; store_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | store]" >&2; exit 2 ;;
+  finance) finance_section ;;
+  all) verify_section; store_section; finance_section ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | store | finance]" >&2; exit 2 ;;
 esac

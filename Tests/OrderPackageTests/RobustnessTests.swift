@@ -7,18 +7,6 @@ import Testing
 /// Hostile bytes never crash the verifier, and never pass unless the signed content is intact.
 @Suite("Robustness against mutated archives")
 struct RobustnessTests {
-    /// A small deterministic generator, so a failure reproduces.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(
         "flipped bytes and truncations: no crash; a pass implies identical contents",
         arguments: ["valid/stored.order", "valid/localized.order"])

@@ -133,6 +133,11 @@ enum SeededStore {
             }
         }
         if copy {
+            // Copies are scratch: remove the ones earlier runs left (a removed file stays
+            // readable by a process that still has it open).
+            let previous = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasPrefix("orders-\(size)-") }
+            for name in previous { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
             let copyPath = folder.appendingPathComponent("orders-\(size)-\(UUID().uuidString).sqlite")
             try repository.database.backup(to: try DatabaseQueue(path: copyPath.path))
             repository = try SQLiteOrderRepository(path: copyPath.path)

@@ -77,6 +77,31 @@ public enum FinanceDataSchema {
                     INSERT INTO financeHistoryHorizon (id, compactedThrough) VALUES (1, 0);
                     """)
         }
+        // Indexes measured with Benchmarks/FinanceQueries:
+        // - History catch-up pages through one account's records in id order (`accountID = ? AND
+        //   id > ? ORDER BY id LIMIT ?`). With only the date indexes, SQLite sorted the whole
+        //   account for every page: 27 s to catch up on 76,000 transactions, 0.3 s with these.
+        // - Code ported from FinanceKit sorts by transactionDate across accounts; without an index
+        //   on it, "newest 100" sorted every matching row.
+        // - Planner statistics (see PlannerStatistics), analyzed now for stores written by v1.
+        migrator.registerMigration("finance.v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX transactions_on_account_id ON transactions (accountID, id);
+                    CREATE INDEX transactions_on_transactionDate ON transactions (transactionDate);
+                    DROP INDEX balances_on_account;
+                    CREATE INDEX balances_on_account_id ON balances (accountID, id);
+                    CREATE TABLE financeStatistics (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        analyzedRows INTEGER NOT NULL,
+                        changesSince INTEGER NOT NULL
+                    );
+                    INSERT INTO financeStatistics (id, analyzedRows, changesSince) VALUES (1, 0, 0);
+                    """)
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions") ?? 0 >= PlannerStatistics.minimumChanges {
+                try PlannerStatistics.analyze(db)
+            }
+        }
     }
 
     public static var migrator: DatabaseMigrator {

@@ -38,6 +38,8 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
             for id in batch.deletedTransactions { try writer.deleteTransaction(id) }
             for id in batch.deletedBalances { try writer.deleteBalance(id) }
             for id in batch.deletedAccounts { try writer.deleteAccount(id) }
+            let counts = writer.summary.transactions
+            try PlannerStatistics.record(changes: counts.inserted + counts.updated + counts.deleted, in: db)
             return writer.summary
         }
     }
@@ -132,7 +134,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     }
 
     public func accountBalances(ids: [UUID], visibleTo access: ClientAccess) async throws -> [AccountBalance] {
-        try fetch(ids: ids, "SELECT record FROM balances", visibility: Self.balanceVisibility(access)) { row in
+        try fetch(ids: ids, "SELECT record FROM balances", visibility: Self.balanceVisibility(access, lookup: true)) { row in
             try FinanceRows.decode(AccountBalance.self, row[0])
         }
     }
@@ -140,7 +142,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     public func transactions(ids: [UUID], visibleTo access: ClientAccess) async throws -> [Transaction] {
         try fetch(
             ids: ids, "SELECT \(FinanceRows.transactionColumns) FROM transactions",
-            visibility: Self.transactionVisibility(access),
+            visibility: Self.transactionVisibility(access, lookup: true),
             decode: FinanceRows.transaction)
     }
 
@@ -182,7 +184,9 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     public func snapshotBalances(
         of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
     ) async throws -> [AccountBalance] {
-        let visibility = SQLFragment.and([SQLFragment("accountID = ?", [account.uuidString]), Self.balanceVisibility(access)])
+        let visibility = SQLFragment.and([
+            SQLFragment("accountID = ?", [account.uuidString]), Self.balanceVisibility(access, lookup: true),
+        ])
         return try page("SELECT record FROM balances", visibility: visibility, after: after, limit: limit) { row in
             try FinanceRows.decode(AccountBalance.self, row[0])
         }
@@ -191,7 +195,9 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     public func snapshotTransactions(
         of account: UUID, visibleTo access: ClientAccess, after: String, limit: Int
     ) async throws -> [Transaction] {
-        let visibility = SQLFragment.and([SQLFragment("accountID = ?", [account.uuidString]), Self.transactionVisibility(access)])
+        let visibility = SQLFragment.and([
+            SQLFragment("accountID = ?", [account.uuidString]), Self.transactionVisibility(access, lookup: true),
+        ])
         return try page(
             "SELECT \(FinanceRows.transactionColumns) FROM transactions", visibility: visibility, after: after, limit: limit,
             decode: FinanceRows.transaction)
@@ -203,8 +209,11 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         var arguments = visibility.arguments
         arguments += [after, limit]
         return try read { db in
-            try Row.fetchAll(db, sql: "\(select) WHERE (\(visibility.sql)) AND id > ? ORDER BY id LIMIT ?", arguments: arguments)
-                .map(decode)
+            try Array(
+                Row.fetchCursor(
+                    db, sql: "\(select) WHERE (\(visibility.sql)) AND id > ? ORDER BY id LIMIT ?", arguments: arguments
+                )
+                .map(decode))
         }
     }
 
@@ -218,23 +227,34 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     }
 
     /// Transactions of shared accounts, not dated before the account's earliest date.
-    static func transactionVisibility(_ access: ClientAccess) -> SQLFragment {
-        .or(
+    ///
+    /// `lookup` writes the columns as `+column`, which SQLite will not use an index for: when the
+    /// caller's own condition selects the rows (ids, or one account's id range in a catch-up), that
+    /// condition must drive the search, not a scan of a whole account by date.
+    static func transactionVisibility(_ access: ClientAccess, lookup: Bool = false) -> SQLFragment {
+        let (account, date) = lookup ? ("+accountID", "+transactionDate") : ("accountID", "transactionDate")
+        return .or(
             visibleAccounts(access).map { grant in
-                guard let earliest = grant.earliestDate else { return SQLFragment("accountID = ?", [grant.accountID.uuidString]) }
+                guard let earliest = grant.earliestDate else {
+                    return SQLFragment("\(account) = ?", [grant.accountID.uuidString])
+                }
                 return SQLFragment(
-                    "accountID = ? AND transactionDate >= ?", [grant.accountID.uuidString, Microseconds.since1970(earliest)])
+                    "\(account) = ? AND \(date) >= ?", [grant.accountID.uuidString, Microseconds.since1970(earliest)])
             })
     }
 
     /// Balances of shared accounts, no part of which is as of before the earliest date.
-    static func balanceVisibility(_ access: ClientAccess) -> SQLFragment {
-        .or(
+    /// `lookup` as for ``transactionVisibility(_:lookup:)``.
+    static func balanceVisibility(_ access: ClientAccess, lookup: Bool = false) -> SQLFragment {
+        let account = lookup ? "+accountID" : "accountID"
+        return .or(
             visibleAccounts(access).map { grant in
-                guard let earliest = grant.earliestDate else { return SQLFragment("accountID = ?", [grant.accountID.uuidString]) }
+                guard let earliest = grant.earliestDate else {
+                    return SQLFragment("\(account) = ?", [grant.accountID.uuidString])
+                }
                 let micros = Microseconds.since1970(earliest)
                 return SQLFragment(
-                    "accountID = ? AND (availableAsOf IS NULL OR availableAsOf >= ?) AND (bookedAsOf IS NULL OR bookedAsOf >= ?)",
+                    "\(account) = ? AND (availableAsOf IS NULL OR availableAsOf >= ?) AND (bookedAsOf IS NULL OR bookedAsOf >= ?)",
                     [grant.accountID.uuidString, micros, micros])
             })
     }
@@ -257,7 +277,8 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
             sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ? OFFSET ?"
             arguments += [limit.map { max(0, $0) } ?? -1, max(0, offset ?? 0)]
         }
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode) }
+        // A cursor decodes each row in place; fetchAll would copy every row first.
+        return try read { db in try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(decode)) }
     }
 
     /// The in-memory half of a plan: predicate, sort (ties by id), offset, limit.
@@ -280,7 +301,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
             arguments += visibility.arguments
             let sql =
                 "\(select) WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ", "))) AND (\(visibility.sql)) ORDER BY id"
-            models += try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode) }
+            models += try read { db in try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(decode)) }
         }
         return models
     }

@@ -32,6 +32,9 @@ public enum StoreDatabase {
             // transaction; only a power loss may drop the last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Reads through a memory map skip a copy per page: 20–40 % faster catch-ups and
+            // large queries (Benchmarks/FinanceQueries). The store is our own file, not input.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         return try withExclusiveLock(path + ".lock") { () throws(StorageError) -> DatabasePool in
             do {
