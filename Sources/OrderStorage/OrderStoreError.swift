@@ -34,7 +34,7 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         case .signerChanged(let id, let stored, let incoming):
             return "\(id) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
         case .unavailable(let reason):
-            return "the order store is unavailable: \(reason)"
+            return "the store is unavailable: \(reason)"
         }
     }
 }

@@ -76,10 +76,9 @@ struct AccessStatusCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         if let client {
             guard let identifier = ClientIdentifier(rawValue: client) else {
                 throw CommandFailure("'\(client)' is not a client identifier")
@@ -102,10 +101,9 @@ struct AccessRequestCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust, authorizationPrompt: TerminalAuthorizationPrompt())
+        let wallet = try store.wallet(authorizationPrompt: TerminalAuthorizationPrompt())
         Output.line(try await wallet.financeStore(for: try clientOptions.identifier).requestAuthorization().rawValue)
     }
 }
@@ -146,14 +144,13 @@ struct AccessGrantCommand: AsyncParsableCommand {
     var orderTypes: [String] = []
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func validate() throws {
         if account.isEmpty && orderTypes.isEmpty { throw ValidationError("Give --account or --order-type (or both).") }
     }
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         let client = try clientOptions.identifier
         if !account.isEmpty { try await wallet.grant(account.map(\.grant), to: client) }
         if !orderTypes.isEmpty { try await wallet.entitle(client, toOrderTypes: Set(orderTypes)) }
@@ -166,10 +163,9 @@ struct AccessDenyCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         try await wallet.deny(try clientOptions.identifier)
         Output.line(AccessOutput.describe(try await wallet.access(for: try clientOptions.identifier), json: false))
     }
@@ -194,10 +190,9 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     var orderTypes: [String] = []
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         let client = try clientOptions.identifier
         if !orderTypes.isEmpty { try await wallet.removeEntitlements(client, toOrderTypes: Set(orderTypes)) }
         if !account.isEmpty || orderTypes.isEmpty {

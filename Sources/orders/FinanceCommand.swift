@@ -31,7 +31,6 @@ struct FinanceImportCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let data: Data
@@ -40,7 +39,7 @@ struct FinanceImportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("cannot read \(feed): \(TrustOptions.reason(error))")
         }
-        let summary = try await store.wallet(trust: trust).importFeed(data)
+        let summary = try await store.wallet().importFeed(data)
         if json {
             Output.line(try FinanceOutput.json(summary))
             return
@@ -66,10 +65,9 @@ struct FinanceAccountsCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         for account in try await finance.accounts(query: AccountQuery()) {
             if json {
                 Output.line(try FinanceOutput.json(account))
@@ -97,11 +95,10 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let accountID = try FinanceOutput.parseAccount(account)
-        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         guard let kind = try await finance.accounts(query: AccountQuery()).first(where: { $0.id == accountID })?.kind else {
             throw FinanceAccessError.unknownAccount(accountID)
         }
@@ -171,7 +168,6 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let filter = TransactionFilter(
@@ -201,7 +197,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         let query = TransactionQuery(
             sortDescriptors: try sortDescriptors(), predicate: filter.predicate, limit: limit, offset: offset)
 
-        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         let kinds = Dictionary(uniqueKeysWithValues: try await finance.accounts(query: AccountQuery()).map { ($0.id, $0.kind) })
         for transaction in try await finance.transactions(query: query) {
             if json {

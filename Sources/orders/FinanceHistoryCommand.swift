@@ -33,7 +33,6 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func validate() throws {
         if stream != .accounts && account == nil { throw ValidationError("The \(stream.rawValue) stream needs --account.") }
@@ -41,7 +40,7 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let finance = try store.wallet(trust: trust).financeStore(for: try clientOptions.identifier)
+        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         let token = try readToken()
         switch stream {
         case .accounts:

@@ -26,10 +26,9 @@ struct RestrictCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         let types = type.map { [$0] } ?? DataType.allCases.filter { wallet.configuration.availability.isDataAvailable($0) }
         for type in types {
             switch action {

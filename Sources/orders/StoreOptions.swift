@@ -23,13 +23,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store with this deployment's configuration: data types from `ORDERS_DATA_TYPES`,
-    /// the trust roots, and the prompts the command uses.
+    /// the trust roots (commands that verify no archive take none), and the prompts the command
+    /// uses.
     func wallet(
-        trust: TrustOptions, consent: any OrderConsentPrompt = AddWithoutAsking(),
+        trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt()
     ) throws -> WalletStore {
+        let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
-            availability: .fromEnvironment(), verifier: OrderVerifier(trustStore: try trust.trustStore()), orderConsent: consent,
+            availability: .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
         return try WalletStore(path: try path, configuration: configuration)
     }

@@ -272,6 +272,6 @@ struct StoreCommandsTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "orders: the order store is unavailable: cannot open \(garbage.path): the file is not an SQLite database\n")
+                == "orders: the store is unavailable: cannot open \(garbage.path): the file is not an SQLite database\n")
     }
 }

@@ -30,7 +30,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
 
     public func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary {
         let recordedAt = Microseconds.since1970(time)
-        return try await database.write { db in
+        return try await write { db in
             var writer = BatchWriter(db: db, recordedAt: recordedAt)
             for account in batch.accounts { try writer.upsert(account.stored) }
             for balance in batch.balances { try writer.upsert(balance.stored) }
@@ -48,7 +48,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         _ kind: FinanceChange.Kind, accounts: [UUID], for client: ClientIdentifier, at time: Date
     ) async throws {
         let recordedAt = Microseconds.since1970(time)
-        try await database.write { db in
+        try await write { db in
             for account in accounts {
                 try db.execute(
                     sql: "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, ?, ?)",
@@ -61,7 +61,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
 
     public func compactHistory(before time: Date) async throws -> Int {
         let cutoff = Microseconds.since1970(time)
-        return try await database.write { db in
+        return try await write { db in
             guard
                 let through = try Int64.fetchOne(
                     db, sql: "SELECT max(sequence) FROM financeChanges WHERE recordedAt < ?", arguments: [cutoff])
@@ -308,6 +308,28 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
 
     /// Reads on the calling thread (see SQLiteOrderRepository for why).
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.read(body)
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.write(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    /// The library's own errors as they are; anything else (SQLite failures, a row that does not
+    /// decode) means the store cannot be used: ``StorageError``, as for orders and access.
+    private static func storageError(_ error: any Error) -> any Error {
+        switch error {
+        case is FinanceDataError, is FinanceError, is FinanceAccessError, is StorageError, is CancellationError: error
+        case let error as FinanceRows.CorruptRow: StorageError(reason: error.description)
+        default: StorageError(reason: StoreDatabase.describe(error))
+        }
     }
 }

@@ -10,5 +10,5 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable code, as every error in this project has.
     public var code: String { "store.unavailable" }
 
-    public var description: String { "the order store is unavailable: \(reason)" }
+    public var description: String { "the store is unavailable: \(reason)" }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import Testing
+import WalletCore
+
+@testable import FinanceData
+
+@Suite("Storage failures are StorageError (store.unavailable)")
+struct StorageFailureTests {
+    @Test("a row the store cannot read back names the value")
+    func corruptRow() async throws {
+        let repository = try FinanceFixtures.repositories().sql
+        let account = UUID()
+        let transactions = FinanceFixtures.transactions(count: 3, accounts: [account])
+        _ = try await repository.apply(
+            FinanceBatch(accounts: [FinanceFixtures.asset(account)], transactions: transactions), at: FinanceFixtures.base)
+        try await repository.database.write { db in
+            try db.execute(
+                sql: "UPDATE transactions SET amount = 'twelve' WHERE id = ?", arguments: [transactions[1].id.uuidString])
+        }
+        let error = await #expect(throws: StorageError.self) {
+            _ = try await repository.transactions(TransactionQuery(), visibleTo: FinanceFixtures.access([account]))
+        }
+        #expect(error?.code == "store.unavailable")
+        #expect(error?.reason == "the store holds an unreadable value 'twelve' (column 2)")
+    }
+
+    @Test("an SQLite failure while importing changes nothing")
+    func failedWrite() async throws {
+        let repository = try FinanceFixtures.repositories().sql
+        let account = UUID()
+        _ = try await repository.apply(FinanceBatch(accounts: [FinanceFixtures.asset(account)]), at: FinanceFixtures.base)
+        // A trigger stands in for a disk that fails mid-import.
+        try await repository.database.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER failing AFTER INSERT ON transactions WHEN NEW.transactionDescription = 'Purchase 2'
+                    BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END
+                    """)
+        }
+        let error = await #expect(throws: StorageError.self) {
+            _ = try await repository.apply(
+                FinanceBatch(transactions: FinanceFixtures.transactions(count: 5, accounts: [account])), at: FinanceFixtures.base)
+        }
+        #expect(error?.description.hasPrefix("the store is unavailable: ") == true)
+        #expect(try await repository.transactions(TransactionQuery(), visibleTo: FinanceFixtures.access([account])).isEmpty)
+    }
+}
