@@ -47,16 +47,24 @@ public struct ZipArchiveWriter: Sendable {
         }
     }
 
-    private func add(_ file: File, to handle: OpaquePointer) throws(LibZipError) {
-        // libzip frees the copy (freep = 1) once the archive is written or discarded.
-        guard let copy = malloc(max(file.contents.count, 1)) else { throw LibZipError(code: ZIP_ER_MEMORY) }
-        file.contents.withUnsafeBytes { bytes in
+    /// A libzip source owning a copy of `contents` (freep = 1: libzip frees it once the archive
+    /// is written or discarded). An empty file gets no buffer: libzip keeps no fragment for a
+    /// zero-length one and would never free it.
+    private static func source(for contents: Data, in handle: OpaquePointer) throws(LibZipError) -> OpaquePointer? {
+        guard !contents.isEmpty else { return zip_source_buffer(handle, nil, 0, 0) }
+        guard let copy = malloc(contents.count) else { throw LibZipError(code: ZIP_ER_MEMORY) }
+        contents.withUnsafeBytes { bytes in
             if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
         }
-        guard let source = zip_source_buffer(handle, copy, zip_uint64_t(file.contents.count), 1) else {
+        guard let source = zip_source_buffer(handle, copy, zip_uint64_t(contents.count), 1) else {
             free(copy)
-            throw LibZipError(archive: handle)
+            return nil
         }
+        return source
+    }
+
+    private func add(_ file: File, to handle: OpaquePointer) throws(LibZipError) {
+        guard let source = try Self.source(for: file.contents, in: handle) else { throw LibZipError(archive: handle) }
         let index = zip_file_add(handle, file.name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
         guard index >= 0 else {
             zip_source_free(source)
