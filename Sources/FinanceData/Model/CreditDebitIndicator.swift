@@ -2,4 +2,6 @@
 public enum CreditDebitIndicator: Int16, NamedCases, Hashable, Sendable {
     case credit
     case debit
+
+    public static let caseNames = CaseNames<Self>()
 }

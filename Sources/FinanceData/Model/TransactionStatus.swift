@@ -2,4 +2,6 @@
 /// `pending` to `booked`.
 public enum TransactionStatus: Int16, NamedCases, Hashable, Sendable {
     case authorized, booked, memo, pending, rejected
+
+    public static let caseNames = CaseNames<Self>()
 }

@@ -5,10 +5,16 @@ import WalletCore
 /// Applies one ``FinanceBatch`` inside a write transaction: upserts that compare with the stored
 /// record (an identical record writes nothing), deletions that cascade from accounts to their
 /// balances and transactions, and a change record for everything that changed.
+///
+/// Every statement is a cached one: a batch runs the same few statements once per record, and
+/// compiling them each time cost more than running them (GRDB authorizes every column a
+/// statement reads while SQLite compiles it).
 struct BatchWriter {
     let db: Database
     let recordedAt: Int64
     var summary = FinanceImportSummary()
+    /// Account currencies looked up during this batch; dropped whenever an account changes.
+    private var currencies: [UUID: String] = [:]
 
     init(db: Database, recordedAt: Int64) {
         self.db = db
@@ -18,46 +24,49 @@ struct BatchWriter {
     // MARK: Accounts
 
     mutating func upsert(_ account: Account) throws {
+        currencies = [:]
         let arguments: StatementArguments = [
             account.id.uuidString, account.kind.rawValue, FinanceRows.normalized(account.displayName),
             FinanceRows.normalized(account.institutionName), account.currencyCode,
             account.openingDate.map(Microseconds.since1970),
             try FinanceRows.record(account),
         ]
-        if let stored = try Data.fetchOne(db, sql: "SELECT record FROM accounts WHERE id = ?", arguments: [account.id.uuidString])
+        if let stored = try Data.fetchOne(
+            statement("SELECT record FROM accounts WHERE id = ?"), arguments: [account.id.uuidString])
         {
             guard try FinanceRows.decode(Account.self, stored) != account else { return summary.accounts.unchanged += 1 }
-            try db.execute(
-                sql: """
-                    UPDATE accounts SET id = ?, kind = ?, displayNameKey = ?, institutionNameKey = ?, currencyCode = ?, openingDate = ?,
-                    record = ? WHERE id = ?
-                    """, arguments: arguments + [account.id.uuidString])
+            try execute(
+                """
+                UPDATE accounts SET id = ?, kind = ?, displayNameKey = ?, institutionNameKey = ?, currencyCode = ?, openingDate = ?,
+                record = ? WHERE id = ?
+                """, arguments + [account.id.uuidString])
             try record(.accounts, account.id, .update)
             summary.accounts.updated += 1
         } else {
-            try db.execute(
-                sql: """
-                    INSERT INTO accounts (id, kind, displayNameKey, institutionNameKey, currencyCode, openingDate, record)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: arguments)
+            try execute(
+                """
+                INSERT INTO accounts (id, kind, displayNameKey, institutionNameKey, currencyCode, openingDate, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments)
             try record(.accounts, account.id, .insert)
             summary.accounts.inserted += 1
         }
     }
 
     mutating func deleteAccount(_ id: UUID) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE id = ?", arguments: [id.uuidString]) == true else {
+        currencies = [:]
+        guard try Bool.fetchOne(statement("SELECT 1 FROM accounts WHERE id = ?"), arguments: [id.uuidString]) == true else {
             return
         }
-        for balance in try String.fetchAll(db, sql: "SELECT id FROM balances WHERE accountID = ?", arguments: [id.uuidString]) {
+        for balance in try String.fetchAll(statement("SELECT id FROM balances WHERE accountID = ?"), arguments: [id.uuidString]) {
             try UUID(uuidString: balance).map { try deleteBalance($0) }
         }
         for transaction in try String.fetchAll(
-            db, sql: "SELECT id FROM transactions WHERE accountID = ?", arguments: [id.uuidString])
+            statement("SELECT id FROM transactions WHERE accountID = ?"), arguments: [id.uuidString])
         {
             try UUID(uuidString: transaction).map { try deleteTransaction($0) }
         }
-        try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id.uuidString])
+        try execute("DELETE FROM accounts WHERE id = ?", [id.uuidString])
         try record(.accounts, id, .delete)
         summary.accounts.deleted += 1
     }
@@ -76,33 +85,28 @@ struct BatchWriter {
             balance.id.uuidString, balance.accountID.uuidString, balance.available.map { Microseconds.since1970($0.asOfDate) },
             balance.booked.map { Microseconds.since1970($0.asOfDate) }, balance.currencyCode, try FinanceRows.record(balance),
         ]
-        let stored = try Row.fetchOne(
-            db, sql: "SELECT accountID, record FROM balances WHERE id = ?", arguments: [balance.id.uuidString])
-        if let stored {
-            let previous = try FinanceRows.decode(AccountBalance.self, stored["record"])
+        if let stored = try Data.fetchOne(
+            statement("SELECT record FROM balances WHERE id = ?"), arguments: [balance.id.uuidString])
+        {
+            let previous = try FinanceRows.decode(AccountBalance.self, stored)
             guard previous != balance else { return summary.balances.unchanged += 1 }
-            try db.execute(
-                sql:
-                    "UPDATE balances SET id = ?, accountID = ?, availableAsOf = ?, bookedAsOf = ?, currencyCode = ?, record = ? WHERE id = ?",
-                arguments: arguments + [balance.id.uuidString])
+            try execute(
+                "UPDATE balances SET id = ?, accountID = ?, availableAsOf = ?, bookedAsOf = ?, currencyCode = ?, record = ? WHERE id = ?",
+                arguments + [balance.id.uuidString])
             try recordMove(previous.accountID, balance.accountID, balance.id, stream: HistoryStream.balances(accountID:))
             summary.balances.updated += 1
         } else {
-            try db.execute(
-                sql:
-                    "INSERT INTO balances (id, accountID, availableAsOf, bookedAsOf, currencyCode, record) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: arguments)
+            try execute(
+                "INSERT INTO balances (id, accountID, availableAsOf, bookedAsOf, currencyCode, record) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments)
             try record(.balances(accountID: balance.accountID), balance.id, .insert)
             summary.balances.inserted += 1
         }
     }
 
     mutating func deleteBalance(_ id: UUID) throws {
-        guard
-            let account = try String.fetchOne(db, sql: "SELECT accountID FROM balances WHERE id = ?", arguments: [id.uuidString]),
-            let accountID = UUID(uuidString: account)
-        else { return }
-        try db.execute(sql: "DELETE FROM balances WHERE id = ?", arguments: [id.uuidString])
+        guard let accountID = try accountID(of: id, in: "balances") else { return }
+        try execute("DELETE FROM balances WHERE id = ?", [id.uuidString])
         try record(.balances(accountID: accountID), id, .delete)
         summary.balances.deleted += 1
     }
@@ -119,12 +123,12 @@ struct BatchWriter {
             )
         }
         let stored = try Row.fetchOne(
-            db, sql: "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = ?",
+            statement("SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = ?"),
             arguments: [transaction.id.uuidString])
         if let stored {
             let previous = try FinanceRows.transaction(stored)
             guard previous != transaction else { return summary.transactions.unchanged += 1 }
-            try db.execute(sql: "DELETE FROM transactions WHERE id = ?", arguments: [transaction.id.uuidString])
+            try execute("DELETE FROM transactions WHERE id = ?", [transaction.id.uuidString])
             try insertRow(transaction)
             try recordMove(
                 previous.accountID, transaction.accountID, transaction.id, stream: HistoryStream.transactions(accountID:))
@@ -137,32 +141,38 @@ struct BatchWriter {
     }
 
     mutating func deleteTransaction(_ id: UUID) throws {
-        guard
-            let account = try String.fetchOne(
-                db, sql: "SELECT accountID FROM transactions WHERE id = ?", arguments: [id.uuidString]),
-            let accountID = UUID(uuidString: account)
-        else { return }
-        try db.execute(sql: "DELETE FROM transactions WHERE id = ?", arguments: [id.uuidString])
+        guard let accountID = try accountID(of: id, in: "transactions") else { return }
+        try execute("DELETE FROM transactions WHERE id = ?", [id.uuidString])
         try record(.transactions(accountID: accountID), id, .delete)
         summary.transactions.deleted += 1
     }
 
     private func insertRow(_ transaction: Transaction) throws {
-        let placeholders = Array(repeating: "?", count: 18).joined(separator: ", ")
-        try db.execute(
-            sql: "INSERT INTO transactions (\(FinanceRows.transactionColumns)) VALUES (\(placeholders))",
-            arguments: FinanceRows.arguments(transaction))
+        try execute(Self.insertTransaction, FinanceRows.arguments(transaction))
     }
+
+    private static let insertTransaction = """
+        INSERT INTO transactions (\(FinanceRows.transactionColumns)) \
+        VALUES (\(Array(repeating: "?", count: 18).joined(separator: ", ")))
+        """
 
     // MARK: Helpers
 
     /// The account's currency; the account must exist (in the store or earlier in the batch).
-    private func accountCurrency(_ accountID: UUID, for record: String) throws -> String {
+    private mutating func accountCurrency(_ accountID: UUID, for record: String) throws -> String {
+        if let currency = currencies[accountID] { return currency }
         guard
             let currency = try String.fetchOne(
-                db, sql: "SELECT currencyCode FROM accounts WHERE id = ?", arguments: [accountID.uuidString])
+                statement("SELECT currencyCode FROM accounts WHERE id = ?"), arguments: [accountID.uuidString])
         else { throw FinanceDataError.unknownAccountReference(record, accountID: accountID) }
+        currencies[accountID] = currency
         return currency
+    }
+
+    /// The account a stored balance or transaction belongs to; nil when it is not stored.
+    private func accountID(of id: UUID, in table: String) throws -> UUID? {
+        try String.fetchOne(statement("SELECT accountID FROM \(table) WHERE id = ?"), arguments: [id.uuidString])
+            .flatMap(UUID.init(uuidString:))
     }
 
     /// An update: in place, or, when the record moved to another account, a delete from the
@@ -177,8 +187,16 @@ struct BatchWriter {
     }
 
     private func record(_ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind) throws {
-        try db.execute(
-            sql: "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, NULL, ?)",
-            arguments: [stream.description, id.uuidString, kind.rawValue, recordedAt])
+        try execute(
+            "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, NULL, ?)",
+            [stream.description, id.uuidString, kind.rawValue, recordedAt])
+    }
+
+    private func statement(_ sql: String) throws -> Statement {
+        try db.cachedStatement(sql: sql)
+    }
+
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try statement(sql).execute(arguments: arguments)
     }
 }
