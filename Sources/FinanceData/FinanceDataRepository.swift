@@ -39,7 +39,4 @@ public protocol FinanceDataRepository: Sendable {
     ) async throws -> [Transaction]
     /// Removes change records older than `time`; returns how many.
     func compactHistory(before time: Date) async throws -> Int
-    /// Records, for one client only, that accounts were shared (`insert`) or revoked (`delete`).
-    func recordAccessChange(
-        _ kind: FinanceChange.Kind, accounts: [UUID], for client: ClientIdentifier, at time: Date) async throws
 }

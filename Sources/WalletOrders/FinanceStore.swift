@@ -51,17 +51,8 @@ public final class FinanceStore: Sendable {
     public func requestAuthorization() async throws -> AuthorizationStatus {
         try await wallet.control.checkUsable(.financialData, for: "requestAuthorization")
         let choices = try await wallet.finance.accountChoices()
-        let before = try await wallet.access.access(for: client)
-        let status = try await wallet.control.requestAuthorization(
+        return try await wallet.control.requestAuthorization(
             for: client, choices: choices, prompt: wallet.configuration.authorizationPrompt, at: wallet.configuration.clock())
-        if before.status == .notDetermined, status == .authorized {
-            let shared = try await wallet.access.access(for: client).accounts.keys.sorted { $0.uuidString < $1.uuidString }
-            if !shared.isEmpty {
-                try await wallet.finance.recordAccessChange(
-                    .insert, accounts: shared, for: client, at: wallet.configuration.clock())
-            }
-        }
-        return status
     }
 
     // MARK: - Queries

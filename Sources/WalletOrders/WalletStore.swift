@@ -42,7 +42,8 @@ public final class WalletStore: Sendable {
     public init(database: DatabasePool, configuration: WalletConfiguration) {
         self.configuration = configuration
         self.database = database
-        access = SQLiteAccessRepository(database: database)
+        access = SQLiteAccessRepository(
+            database: database, recordAccountChange: SQLiteFinanceDataRepository.recordAccessChange(_:in:))
         finance = SQLiteFinanceDataRepository(database: database)
         orders = OrderStore(
             repository: SQLiteOrderRepository(database: database), verifier: configuration.verifier,
@@ -109,12 +110,7 @@ public final class WalletStore: Sendable {
     /// Accounts newly shared appear as inserted in the client's account history.
     public func grant(_ accounts: [AccountGrant], to client: ClientIdentifier) async throws {
         try await control.checkUsable(.financialData, for: "grant")
-        let before = try await access.access(for: client)
         try await access.grant(accounts, to: client, at: configuration.clock())
-        let added = accounts.map(\.accountID).filter { !before.shares($0) }
-        if !added.isEmpty {
-            try await finance.recordAccessChange(.insert, accounts: added, for: client, at: configuration.clock())
-        }
     }
 
     /// Denies financial data to the client.
@@ -128,12 +124,7 @@ public final class WalletStore: Sendable {
     /// accounts leave the client's results and show as deleted in its account history.
     public func revoke(_ client: ClientIdentifier, accounts: [UUID] = []) async throws {
         try await control.checkUsable(.financialData, for: "revoke")
-        let before = try await access.access(for: client)
         try await access.revoke(client, accounts: accounts, at: configuration.clock())
-        let removed = accounts.filter { before.shares($0) }
-        if !removed.isEmpty {
-            try await finance.recordAccessChange(.delete, accounts: removed, for: client, at: configuration.clock())
-        }
     }
 
     /// Entitles the client to orders of these types.

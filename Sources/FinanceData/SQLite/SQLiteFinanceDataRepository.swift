@@ -44,18 +44,19 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         }
     }
 
-    public func recordAccessChange(
-        _ kind: FinanceChange.Kind, accounts: [UUID], for client: ClientIdentifier, at time: Date
-    ) async throws {
-        let recordedAt = Microseconds.since1970(time)
-        try await write { db in
-            for account in accounts {
-                try db.execute(
-                    sql: "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [
-                        HistoryStream.accounts.description, account.uuidString, kind.rawValue, client.rawValue, recordedAt,
-                    ])
-            }
+    /// Records, for the client alone, accounts shared (`insert`) and withdrawn (`delete`) in its
+    /// account history. ``WalletStore`` hands this to its access repository, which calls it inside
+    /// the transaction that changes the access.
+    public static func recordAccessChange(_ change: AccountAccessChange, in db: Database) throws {
+        let recordedAt = Microseconds.since1970(change.time)
+        let records = change.shared.map { ($0, FinanceChange.Kind.insert) } + change.withdrawn.map { ($0, .delete) }
+        for (account, kind) in records {
+            try db.cachedStatement(
+                sql: "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES (?, ?, ?, ?, ?)"
+            ).execute(
+                arguments: [
+                    HistoryStream.accounts.description, account.uuidString, kind.rawValue, change.client.rawValue, recordedAt,
+                ])
         }
     }
 

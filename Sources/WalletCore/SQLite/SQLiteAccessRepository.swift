@@ -3,11 +3,18 @@ import GRDB
 
 /// ``AccessRepository`` in the shared SQLite file.
 public final class SQLiteAccessRepository: AccessRepository {
-    public let database: DatabasePool
+    /// Records what a write shared or withdrew, in that write's transaction (the finance change
+    /// log, for clients' account history), so the two never disagree.
+    public typealias AccountChangeRecorder = @Sendable (AccountAccessChange, Database) throws -> Void
 
-    /// Uses a pool whose migrator registered ``WalletCoreSchema``.
-    public init(database: DatabasePool) {
+    public let database: DatabasePool
+    private let recordAccountChange: AccountChangeRecorder?
+
+    /// Uses a pool whose migrator registered ``WalletCoreSchema``; `recordAccountChange` is
+    /// called inside every write that shares or withdraws accounts.
+    public init(database: DatabasePool, recordAccountChange: AccountChangeRecorder? = nil) {
         self.database = database
+        self.recordAccountChange = recordAccountChange
     }
 
     public func restriction(of type: DataType) async throws(StorageError) -> Date? {
@@ -15,7 +22,7 @@ public final class SQLiteAccessRepository: AccessRepository {
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT since FROM restrictions WHERE dataType = ?"), arguments: [type.rawValue]
             )
-            .map(Self.date)
+            .map(Microseconds.date)
         }
     }
 
@@ -24,7 +31,7 @@ public final class SQLiteAccessRepository: AccessRepository {
             if restricted {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO restrictions (dataType, since) VALUES (?, ?)",
-                    arguments: [type.rawValue, Self.micros(time)])
+                    arguments: [type.rawValue, Microseconds.since1970(time)])
             } else {
                 try db.execute(sql: "DELETE FROM restrictions WHERE dataType = ?", arguments: [type.rawValue])
             }
@@ -55,7 +62,7 @@ public final class SQLiteAccessRepository: AccessRepository {
             switch decision {
             case .authorized(let accounts):
                 try Self.setStatus(.authorized, for: client, at: time, in: db)
-                try Self.share(accounts, with: client, in: db)
+                try self.share(accounts, with: client, before: current, at: time, in: db)
             case .denied:
                 try Self.setStatus(.denied, for: client, at: time, in: db)
             }
@@ -65,8 +72,9 @@ public final class SQLiteAccessRepository: AccessRepository {
 
     public func grant(_ accounts: [AccountGrant], to client: ClientIdentifier, at time: Date) async throws(StorageError) {
         try await write { db in
+            let before = try Self.access(for: client, in: db)
             try Self.setStatus(.authorized, for: client, at: time, in: db)
-            try Self.share(accounts, with: client, in: db)
+            try self.share(accounts, with: client, before: before, at: time, in: db)
         }
     }
 
@@ -84,11 +92,14 @@ public final class SQLiteAccessRepository: AccessRepository {
                 try db.execute(sql: "DELETE FROM clientAccounts WHERE client = ?", arguments: [client.rawValue])
                 try db.execute(sql: "DELETE FROM historyCursors WHERE client = ?", arguments: [client.rawValue])
             } else {
+                let before = try Self.access(for: client, in: db)
                 for account in accounts {
                     try db.execute(
                         sql: "DELETE FROM clientAccounts WHERE client = ? AND accountID = ?",
                         arguments: [client.rawValue, account.uuidString])
                 }
+                try self.record(
+                    AccountAccessChange(client: client, withdrawn: accounts.filter(before.shares), time: time), in: db)
             }
         }
     }
@@ -117,7 +128,7 @@ public final class SQLiteAccessRepository: AccessRepository {
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO historyCursors (client, stream, createdAt) VALUES (?, ?, ?)",
-                arguments: [client.rawValue, stream, Self.micros(time)])
+                arguments: [client.rawValue, stream, Microseconds.since1970(time)])
             return db.lastInsertedRowID
         }
     }
@@ -147,7 +158,7 @@ public final class SQLiteAccessRepository: AccessRepository {
             arguments: [client.rawValue]
         ).compactMap { row -> AccountGrant? in
             guard let id = UUID(uuidString: row["accountID"]) else { return nil }
-            return AccountGrant(accountID: id, earliestDate: (row["earliestDate"] as Int64?).map(date))
+            return AccountGrant(accountID: id, earliestDate: (row["earliestDate"] as Int64?).map(Microseconds.date))
         }
         let types = try String.fetchAll(
             db.cachedStatement(sql: "SELECT orderTypeIdentifier FROM clientOrderTypes WHERE client = ?"),
@@ -162,22 +173,29 @@ public final class SQLiteAccessRepository: AccessRepository {
             sql: """
                 INSERT INTO clients (client, status, decidedAt) VALUES (?, ?, ?)
                 ON CONFLICT (client) DO UPDATE SET status = excluded.status, decidedAt = excluded.decidedAt
-                """, arguments: [client.rawValue, status.rawValue, micros(time)])
+                """, arguments: [client.rawValue, status.rawValue, Microseconds.since1970(time)])
     }
 
-    private static func share(_ accounts: [AccountGrant], with client: ClientIdentifier, in db: Database) throws {
+    /// Shares the accounts and records those `before` did not share.
+    private func share(
+        _ accounts: [AccountGrant], with client: ClientIdentifier, before: ClientAccess, at time: Date, in db: Database
+    ) throws {
         for account in accounts {
             try db.execute(
                 sql: """
                     INSERT INTO clientAccounts (client, accountID, earliestDate) VALUES (?, ?, ?)
                     ON CONFLICT (client, accountID) DO UPDATE SET earliestDate = excluded.earliestDate
-                    """, arguments: [client.rawValue, account.accountID.uuidString, account.earliestDate.map(micros)])
+                    """,
+                arguments: [client.rawValue, account.accountID.uuidString, account.earliestDate.map(Microseconds.since1970)])
         }
+        let shared = accounts.map(\.accountID).filter { !before.shares($0) }
+        try record(AccountAccessChange(client: client, shared: shared, time: time), in: db)
     }
 
-    static func micros(_ date: Date) -> Int64 { Microseconds.since1970(date) }
-
-    static func date(_ micros: Int64) -> Date { Microseconds.date(micros) }
+    private func record(_ change: AccountAccessChange, in db: Database) throws {
+        guard !change.isEmpty, let recordAccountChange else { return }
+        try recordAccountChange(change, db)
+    }
 
     /// Reads on the calling thread (see SQLiteOrderRepository for why).
     private func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
