@@ -4,9 +4,10 @@ import WalletCore
 /// Where accounts, balances, transactions and their change log live. Every read is filtered by
 /// the client's ``ClientAccess``: accounts shared, nothing before an account's earliest date.
 public protocol FinanceDataRepository: Sendable {
-    /// Stores a batch in one transaction, recording a change for each insert, update and delete.
+    /// Stores a batch in one transaction, recording a change for each insert, update and delete,
+    /// and, given a cutoff, compacting change records older than it (``compactHistory(before:)``).
     /// References are checked inside the transaction: nothing is stored when one fails.
-    func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary
+    func apply(_ batch: FinanceBatch, at time: Date, compactingBefore cutoff: Date?) async throws -> FinanceImportSummary
 
     func accounts(_ query: AccountQuery, visibleTo access: ClientAccess) async throws -> [Account]
     func accountBalances(_ query: AccountBalanceQuery, visibleTo access: ClientAccess) async throws -> [AccountBalance]
@@ -39,4 +40,11 @@ public protocol FinanceDataRepository: Sendable {
     ) async throws -> [Transaction]
     /// Removes change records older than `time`; returns how many.
     func compactHistory(before time: Date) async throws -> Int
+}
+
+extension FinanceDataRepository {
+    /// Stores a batch without compacting history.
+    public func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary {
+        try await apply(batch, at: time, compactingBefore: nil)
+    }
 }

@@ -58,29 +58,34 @@ public final class WalletStore: Sendable {
 
     // MARK: - Financial data
 
-    /// Imports a JSON feed (``FinanceData/FinanceFeed``) in one transaction, then compacts old
-    /// history. A malformed feed is rejected whole.
+    /// Imports a JSON feed (``FinanceData/FinanceFeed``) in one transaction, which also compacts
+    /// history older than the retention. A malformed feed is rejected whole.
     @discardableResult
     public func importFeed(_ data: Data) async throws -> FinanceImportSummary {
         try await control.checkUsable(.financialData, for: "importFeed")
-        let summary = try await finance.apply(try FinanceFeed.parse(data), at: configuration.clock())
-        _ = try await compactHistory()
-        return summary
+        return try await finance.apply(try FinanceFeed.parse(data), at: configuration.clock(), compactingBefore: retentionCutoff)
     }
 
-    /// Stores a batch built in code (see ``importFeed(_:)``).
+    /// Stores a batch built in code, as ``importFeed(_:)`` stores a feed.
     @discardableResult
     public func apply(_ batch: FinanceBatch) async throws -> FinanceImportSummary {
         try await control.checkUsable(.financialData, for: "apply")
-        return try await finance.apply(batch, at: configuration.clock())
+        return try await finance.apply(batch, at: configuration.clock(), compactingBefore: retentionCutoff)
     }
 
-    /// Removes change records older than the configured retention; returns how many.
+    /// Removes change records older than the configured retention; returns how many. Imports do
+    /// this too; call it to compact a store that receives no imports.
     @discardableResult
     public func compactHistory() async throws -> Int {
-        guard let retention = configuration.history.retention else { return 0 }
+        guard let cutoff = retentionCutoff else { return 0 }
+        return try await finance.compactHistory(before: cutoff)
+    }
+
+    /// Change records recorded before this instant are past the retention.
+    private var retentionCutoff: Date? {
+        guard let retention = configuration.history.retention else { return nil }
         let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
-        return try await finance.compactHistory(before: configuration.clock().addingTimeInterval(-seconds))
+        return configuration.clock().addingTimeInterval(-seconds)
     }
 
     // MARK: - Restriction

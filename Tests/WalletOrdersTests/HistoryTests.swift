@@ -146,4 +146,26 @@ struct HistoryTests {
         #expect(Set(state.map(\.transactionDescription)) == ["Salary November", "Rent", "Groceries", "Coffee", "Cinema"])
         #expect(state.first { $0.transactionDescription == "Coffee" }?.status == .booked)
     }
+
+    @Test("every import compacts, a batch built in code as much as a feed")
+    func importsCompact() async throws {
+        let clock = TestClock()
+        let wallet = try WalletFixtures.wallet(
+            clock: clock,
+            history: HistoryConfiguration(batchSize: 500, pollInterval: .milliseconds(20), retention: .seconds(30 * 86_400)))
+        try await wallet.importFeed(WalletFixtures.feed())
+        try await wallet.grant([AccountGrant(accountID: WalletFixtures.checking)], to: WalletFixtures.client)
+        let store = wallet.financeStore(for: WalletFixtures.client)
+        let token = try await Self.drain(store.transactionHistory(forAccountID: WalletFixtures.checking, isMonitoring: false))
+            .last?.newToken
+        clock.advance(days: 10)
+        try await wallet.importFeed(WalletFixtures.feed("finance-feed-update.json"))  // changes the client has not read
+
+        clock.advance(days: 31)
+        try await wallet.apply(FinanceBatch())
+        #expect(try await wallet.compactHistory() == 0)  // the import already compacted
+        let stale = store.transactionHistory(forAccountID: WalletFixtures.checking, since: token, isMonitoring: false)
+            .makeAsyncIterator()
+        await #expect(throws: FinanceError.historyTokenInvalid) { try await stale.next() }
+    }
 }

@@ -28,7 +28,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
 
     // MARK: - Writing
 
-    public func apply(_ batch: FinanceBatch, at time: Date) async throws -> FinanceImportSummary {
+    public func apply(_ batch: FinanceBatch, at time: Date, compactingBefore cutoff: Date?) async throws -> FinanceImportSummary {
         let recordedAt = Microseconds.since1970(time)
         return try await write { db in
             var writer = BatchWriter(db: db, recordedAt: recordedAt)
@@ -40,6 +40,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
             for id in batch.deletedAccounts { try writer.deleteAccount(id) }
             let counts = writer.summary.transactions
             try PlannerStatistics.record(changes: counts.inserted + counts.updated + counts.deleted, in: db)
+            if let cutoff { _ = try Self.compact(before: cutoff, in: db) }
             return writer.summary
         }
     }
@@ -61,19 +62,21 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     }
 
     public func compactHistory(before time: Date) async throws -> Int {
-        let cutoff = Microseconds.since1970(time)
-        return try await write { db in
-            guard
-                let through = try Int64.fetchOne(
-                    db, sql: "SELECT max(sequence) FROM financeChanges WHERE recordedAt < ?", arguments: [cutoff])
-            else { return 0 }
-            try db.execute(sql: "DELETE FROM financeChanges WHERE sequence <= ?", arguments: [through])
-            let removed = db.changesCount
-            try db.execute(
-                sql: "UPDATE financeHistoryHorizon SET compactedThrough = max(compactedThrough, ?) WHERE id = 1",
-                arguments: [through])
-            return removed
-        }
+        try await write { db in try Self.compact(before: time, in: db) }
+    }
+
+    private static func compact(before time: Date, in db: Database) throws -> Int {
+        guard
+            let through = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(sequence) FROM financeChanges WHERE recordedAt < ?"),
+                arguments: [Microseconds.since1970(time)])
+        else { return 0 }
+        try db.execute(sql: "DELETE FROM financeChanges WHERE sequence <= ?", arguments: [through])
+        let removed = db.changesCount
+        try db.execute(
+            sql: "UPDATE financeHistoryHorizon SET compactedThrough = max(compactedThrough, ?) WHERE id = 1",
+            arguments: [through])
+        return removed
     }
 
     // MARK: - Queries
