@@ -45,4 +45,26 @@ struct StorageFailureTests {
         #expect(error?.description.hasPrefix("the store is unavailable: ") == true)
         #expect(try await repository.transactions(TransactionQuery(), visibleTo: FinanceFixtures.access([account])).isEmpty)
     }
+
+    @Test("a change record the store cannot read is an error, not a change silently skipped")
+    func corruptChange() async throws {
+        let repository = try FinanceFixtures.repositories().sql
+        let account = UUID()
+        _ = try await repository.apply(
+            FinanceBatch(
+                accounts: [FinanceFixtures.asset(account)],
+                transactions: FinanceFixtures.transactions(count: 2, accounts: [account])),
+            at: FinanceFixtures.base)
+        try await repository.database.write { db in
+            try db.execute(
+                sql:
+                    "UPDATE financeChanges SET entityID = 'not-a-uuid' WHERE stream LIKE 'transactions/%' AND sequence = (SELECT max(sequence) FROM financeChanges)"
+            )
+        }
+        let error = await #expect(throws: StorageError.self) {
+            _ = try await repository.changes(
+                in: .transactions(accountID: account), for: "com.example.tests", after: 0, through: .max, limit: 10)
+        }
+        #expect(error?.reason == "the store holds an unreadable value 'not-a-uuid' (column 1)")
+    }
 }

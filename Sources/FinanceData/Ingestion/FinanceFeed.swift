@@ -65,13 +65,7 @@ public enum FinanceFeed {
 
     private static func describe(_ error: DecodingError) -> FinanceDataError {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce(into: "") { text, key in
-                if let index = key.intValue {
-                    text += "[\(index)]"
-                } else {
-                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
-                }
-            }
+            JSONPath(codingPath.map { key in key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue) }).description
         }
         switch error {
         case .keyNotFound(let key, let context):

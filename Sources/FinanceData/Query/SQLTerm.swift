@@ -39,7 +39,7 @@ enum SQLBuilder {
     static func equal(_ lhs: SQLTerm, _ rhs: SQLTerm) -> SQLFragment? {
         switch (lhs, rhs) {
         case (.column(let column), .constant(let value)), (.constant(let value), .column(let column)):
-            return equal(expression(column), kind: column.kind, nullable: column.nullable, to: value)
+            return equal(column.name, kind: column.kind, nullable: column.nullable, to: value)
         case (.coalescedDates(let columns), .constant(let value)), (.constant(let value), .coalescedDates(let columns)):
             return equal(coalesce(columns), kind: .date, nullable: columns.allSatisfy(\.nullable), to: value)
         case (.column(let left), .column(let right)) where left.kind == right.kind:
@@ -68,17 +68,8 @@ enum SQLBuilder {
     static func contains(_ sequence: SQLTerm, _ element: SQLTerm) -> SQLFragment? {
         guard case .constant(let value) = sequence, let values = unwrap(value) as? any Sequence else { return nil }
         var parts: [SQLFragment] = []
-        for member in elements(of: values).map(unwrap) {
-            let part: SQLFragment?
-            switch element {
-            case .column(let column):
-                part = equal(expression(column), kind: column.kind, nullable: column.nullable, to: member)
-            case .coalescedDates(let columns):
-                part = equal(coalesce(columns), kind: .date, nullable: columns.allSatisfy(\.nullable), to: member)
-            default:
-                part = nil
-            }
-            guard let part else { return nil }
+        for member in elements(of: values) {
+            guard let part = equal(element, .constant(member)) else { return nil }
             parts.append(part)
         }
         return .or(parts)
@@ -115,13 +106,11 @@ enum SQLBuilder {
 
     private static func nonNullDateExpression(_ term: SQLTerm) -> String? {
         switch term {
-        case .column(let column) where column.kind == .date && !column.nullable: expression(column)
+        case .column(let column) where column.kind == .date && !column.nullable: column.name
         case .coalescedDates(let columns) where !columns.allSatisfy(\.nullable): coalesce(columns)
         default: nil
         }
     }
-
-    private static func expression(_ column: ColumnMap.Column) -> String { column.name }
 
     private static func coalesce(_ columns: [ColumnMap.Column]) -> String {
         "COALESCE(\(columns.map(\.name).joined(separator: ", ")))"

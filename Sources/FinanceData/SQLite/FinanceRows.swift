@@ -107,14 +107,14 @@ extension AccountBalance {
 
 extension Account {
     var stored: Account {
-        func day(_ date: Date?) -> Date? { date.map { Microseconds.date(Microseconds.since1970($0)) } }
+        func stored(_ date: Date?) -> Date? { date.map { Microseconds.date(Microseconds.since1970($0)) } }
         switch self {
         case .asset(var account):
-            account.openingDate = day(account.openingDate)
+            account.openingDate = stored(account.openingDate)
             return .asset(account)
         case .liability(var account):
-            account.openingDate = day(account.openingDate)
-            account.creditInformation.nextPaymentDueDate = day(account.creditInformation.nextPaymentDueDate)
+            account.openingDate = stored(account.openingDate)
+            account.creditInformation.nextPaymentDueDate = stored(account.creditInformation.nextPaymentDueDate)
             return .liability(account)
         }
     }

@@ -18,14 +18,6 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         self.evaluatesInMemory = evaluatesInMemory
     }
 
-    private func plan<Model>(
-        _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>], defaultOrder: [String], map: ColumnMap
-    ) -> QueryPlan {
-        evaluatesInMemory
-            ? QueryPlan(filter: .true, exact: false, order: nil)
-            : QueryPlan.make(predicate: predicate, sort: sort, defaultOrder: defaultOrder, map: map)
-    }
-
     // MARK: - Writing
 
     public func apply(_ batch: FinanceBatch, at time: Date, compactingBefore cutoff: Date?) async throws -> FinanceImportSummary {
@@ -82,44 +74,31 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
     // MARK: - Queries
 
     public func accounts(_ query: AccountQuery, visibleTo access: ClientAccess) async throws -> [Account] {
-        let plan = plan(query.predicate, query.sortDescriptors, defaultOrder: ["id ASC"], map: .accounts)
-        let rows = try fetch(
-            "SELECT record FROM accounts", visibility: Self.accountVisibility(access), plan: plan, limit: query.limit,
-            offset: query.offset
+        try run(
+            query, "SELECT record FROM accounts", visibility: Self.accountVisibility(access), map: .accounts,
+            defaultOrder: (sql: ["id ASC"], memory: { _, _ in .orderedSame })
         ) { row in try FinanceRows.decode(Account.self, row[0]) }
-        return try finish(
-            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
-        ) {
-            _, _ in .orderedSame
-        }
     }
 
     public func accountBalances(_ query: AccountBalanceQuery, visibleTo access: ClientAccess) async throws -> [AccountBalance] {
-        let plan = plan(query.predicate, query.sortDescriptors, defaultOrder: ["id ASC"], map: .balances)
-        let rows = try fetch(
-            "SELECT record FROM balances", visibility: Self.balanceVisibility(access), plan: plan, limit: query.limit,
-            offset: query.offset
+        try run(
+            query, "SELECT record FROM balances", visibility: Self.balanceVisibility(access), map: .balances,
+            defaultOrder: (sql: ["id ASC"], memory: { _, _ in .orderedSame })
         ) { row in try FinanceRows.decode(AccountBalance.self, row[0]) }
-        return try finish(
-            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
-        ) {
-            _, _ in .orderedSame
-        }
     }
 
     public func transactions(_ query: TransactionQuery, visibleTo access: ClientAccess) async throws -> [Transaction] {
-        let plan = plan(
-            query.predicate, query.sortDescriptors, defaultOrder: ["effectiveDate ASC", "id ASC"], map: .transactions)
-        let rows = try fetch(
-            "SELECT \(FinanceRows.transactionColumns) FROM transactions", visibility: Self.transactionVisibility(access),
-            plan: plan,
-            limit: query.limit, offset: query.offset, decode: FinanceRows.transaction)
-        return try finish(
-            rows, plan: plan, predicate: query.predicate, sort: query.sortDescriptors, limit: query.limit, offset: query.offset
-        ) {
-            $0.effectiveDate < $1.effectiveDate
-                ? .orderedAscending : $0.effectiveDate > $1.effectiveDate ? .orderedDescending : .orderedSame
-        }
+        try run(
+            query, "SELECT \(FinanceRows.transactionColumns) FROM transactions", visibility: Self.transactionVisibility(access),
+            map: .transactions,
+            defaultOrder: (
+                sql: ["effectiveDate ASC", "id ASC"],
+                memory: { a, b in
+                    a.effectiveDate < b.effectiveDate
+                        ? .orderedAscending : a.effectiveDate > b.effectiveDate ? .orderedDescending : .orderedSame
+                }
+            ),
+            decode: FinanceRows.transaction)
     }
 
     public func accountChoices() async throws -> [AccountChoice] {
@@ -172,8 +151,11 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
                         ORDER BY sequence LIMIT ?
                         """),
                 arguments: [stream.description, after, through, client.rawValue, limit]
-            ).compactMap { row in
-                guard let id = UUID(uuidString: row[1]), let kind = FinanceChange.Kind(rawValue: row[2]) else { return nil }
+            ).map { row in
+                guard let id = UUID(uuidString: row[1]) else { throw FinanceRows.CorruptRow(column: 1, value: row[1]) }
+                guard let kind = FinanceChange.Kind(rawValue: row[2]) else {
+                    throw FinanceRows.CorruptRow(column: 2, value: row[2])
+                }
                 return FinanceChange(sequence: row[0], entityID: id, kind: kind)
             }
         }
@@ -270,30 +252,32 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
 
     // MARK: - Reading
 
-    private func fetch<Model>(
-        _ select: String, visibility: SQLFragment, plan: QueryPlan, limit: Int?, offset: Int?,
-        decode: @escaping (Row) throws -> Model
-    ) throws -> [Model] {
+    /// A query: SQL selects (and, when the plan allows, orders and pages); memory does the rest.
+    /// `defaultOrder` is the order without sort descriptors, in SQL and in Swift; ties go by id.
+    private func run<Query: FinanceQuery>(
+        _ query: Query, _ select: String, visibility: SQLFragment, map: ColumnMap,
+        defaultOrder: (sql: [String], memory: (Query.Model, Query.Model) -> ComparisonResult),
+        decode: @escaping (Row) throws -> Query.Model
+    ) throws -> [Query.Model] {
+        let plan =
+            evaluatesInMemory
+            ? QueryPlan(filter: .true, exact: false, order: nil)
+            : QueryPlan.make(predicate: query.predicate, sort: query.sortDescriptors, defaultOrder: defaultOrder.sql, map: map)
         var sql = "\(select) WHERE (\(visibility.sql)) AND (\(plan.filter.sql))"
         var arguments = visibility.arguments
         arguments += plan.filter.arguments
         if !plan.needsMemory, let order = plan.order {
             sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ? OFFSET ?"
-            arguments += [limit.map { max(0, $0) } ?? -1, max(0, offset ?? 0)]
+            arguments += [query.limit.map { max(0, $0) } ?? -1, max(0, query.offset ?? 0)]
         }
         // A cursor decodes each row in place; fetchAll would copy every row first.
-        return try read { db in try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(decode)) }
-    }
-
-    /// The in-memory half of a plan: predicate, sort (ties by id), offset, limit.
-    private func finish<Model: Identifiable>(
-        _ rows: [Model], plan: QueryPlan, predicate: Predicate<Model>?, sort: [SortDescriptor<Model>], limit: Int?, offset: Int?,
-        defaultOrder: (Model, Model) -> ComparisonResult
-    ) throws -> [Model] where Model.ID == UUID {
+        let rows = try read { db in try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(decode)) }
         guard plan.needsMemory else { return rows }
         var matching = rows
-        if !plan.exact, let predicate { matching = try rows.filter { try predicate.evaluate($0) } }
-        return MemorySort.page(MemorySort.sorted(matching, by: sort, default: defaultOrder), offset: offset, limit: limit)
+        if !plan.exact, let predicate = query.predicate { matching = try rows.filter { try predicate.evaluate($0) } }
+        return MemorySort.page(
+            MemorySort.sorted(matching, by: query.sortDescriptors, default: defaultOrder.memory), offset: query.offset,
+            limit: query.limit)
     }
 
     private func fetch<Model>(
