@@ -80,10 +80,7 @@ struct AccessStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let wallet = try store.wallet()
         if let client {
-            guard let identifier = ClientIdentifier(rawValue: client) else {
-                throw CommandFailure("'\(client)' is not a client identifier")
-            }
-            Output.line(AccessOutput.describe(try await wallet.access(for: identifier), json: json))
+            Output.line(AccessOutput.describe(try await wallet.access(for: try ClientOptions.parse(client)), json: json))
         } else {
             for access in try await wallet.clients() { Output.line(AccessOutput.describe(access, json: json)) }
         }
@@ -108,7 +105,9 @@ struct AccessRequestCommand: AsyncParsableCommand {
     }
 }
 
-/// Lists the accounts on stderr and reads which to share from stdin.
+/// Lists the accounts on stderr and reads which to share from stdin. An answer it cannot read is
+/// asked again (the decision is cached for good, so a typo must not become one); end of input
+/// denies.
 struct TerminalAuthorizationPrompt: AuthorizationPrompt {
     func requestAuthorization(for client: ClientIdentifier, accounts: [AccountChoice]) async -> AuthorizationDecision {
         var lines = ["\(client) asks to see your financial data."]
@@ -117,13 +116,34 @@ struct TerminalAuthorizationPrompt: AuthorizationPrompt {
         }
         lines.append("Share which accounts? [numbers, 'all', Enter for none, 'deny'] ")
         FileHandle.standardError.write(Data(lines.joined(separator: "\n").utf8))
-        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return .denied }
-        if isatty(STDIN_FILENO) != 1 { FileHandle.standardError.write(Data("\n".utf8)) }
-        if answer == "deny" { return .denied }
-        if answer == "all" { return .authorized(accounts.map { AccountGrant(accountID: $0.id) }) }
-        let chosen = answer.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            .filter { (1...accounts.count).contains($0) }.map { accounts[$0 - 1].id }
-        return .authorized(chosen.map { AccountGrant(accountID: $0) })
+        while let line = readLine() {
+            if isatty(STDIN_FILENO) != 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+            if let decision = Self.decision(line, accounts: accounts) { return decision }
+            FileHandle.standardError.write(
+                Data(
+                    "Answer with account numbers 1–\(accounts.count) separated by commas, 'all', Enter for none, or 'deny': ".utf8
+                ))
+        }
+        return .denied
+    }
+
+    /// The decision an answer gives; nil when it is not one of the accepted forms.
+    static func decision(_ answer: String, accounts: [AccountChoice]) -> AuthorizationDecision? {
+        let answer = answer.trimmingCharacters(in: .whitespaces).lowercased()
+        switch answer {
+        case "deny": return .denied
+        case "all": return .authorized(accounts.map { AccountGrant(accountID: $0.id) })
+        case "": return .authorized([])
+        default:
+            var chosen: [UUID] = []
+            for part in answer.split(separator: ",") {
+                guard let number = Int(part.trimmingCharacters(in: .whitespaces)), accounts.indices.contains(number - 1) else {
+                    return nil
+                }
+                chosen.append(accounts[number - 1].id)
+            }
+            return .authorized(chosen.map { AccountGrant(accountID: $0) })
+        }
     }
 }
 
@@ -166,8 +186,9 @@ struct AccessDenyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wallet = try store.wallet()
-        try await wallet.deny(try clientOptions.identifier)
-        Output.line(AccessOutput.describe(try await wallet.access(for: try clientOptions.identifier), json: false))
+        let client = try clientOptions.identifier
+        try await wallet.deny(client)
+        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
     }
 }
 

@@ -50,14 +50,10 @@ struct CheckCommand: AsyncParsableCommand {
             }
         } else {
             try await wallet.control.checkUsable(.orders, for: "check")
-            do {
-                if let timestamp {
-                    result = try await wallet.orders.containsOrder(matching: order.identifier, updatedAt: timestamp)
-                } else {
-                    result = try await wallet.orders.containsOrder(matching: order.identifier)
-                }
-            } catch {
-                throw error.commandFailure
+            if let timestamp {
+                result = try await wallet.orders.containsOrder(matching: order.identifier, updatedAt: timestamp)
+            } else {
+                result = try await wallet.orders.containsOrder(matching: order.identifier)
             }
         }
         if json {

@@ -23,13 +23,8 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let archive: Data?
         let orderStore = try await store.operatorOrders(trust: trust, for: "export")
-        do {
-            archive = try await orderStore.archive(order.identifier)
-        } catch {
-            throw error.commandFailure
-        }
+        let archive = try await orderStore.archive(order.identifier)
         guard let archive else {
             Output.error("\(order.identifier) is not in the store")
             throw ExitCode(ExitStatus.invalid)

@@ -31,10 +31,3 @@ enum Failure {
         }
     }
 }
-
-extension OrderStoreError {
-    /// A store failure as the one-line error every command prints.
-    var commandFailure: CommandFailure {
-        CommandFailure(description)
-    }
-}

@@ -172,20 +172,8 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
     func run() async throws {
         let filter = TransactionFilter(
             accountID: try account.map(FinanceOutput.parseAccount),
-            statuses: try status.map { name in
-                guard let value = TransactionStatus(name: name) else {
-                    throw CommandFailure(
-                        "'\(name)' is not a status: \(TransactionStatus.allCases.map(\.name).joined(separator: ", "))")
-                }
-                return value
-            },
-            transactionTypes: try types.map { name in
-                guard let value = TransactionType(name: name) else {
-                    throw CommandFailure(
-                        "'\(name)' is not a transaction type: \(TransactionType.allCases.map(\.name).joined(separator: ", "))")
-                }
-                return value
-            },
+            statuses: try status.map { try Self.parse($0, as: TransactionStatus.self, "a status") },
+            transactionTypes: try types.map { try Self.parse($0, as: TransactionType.self, "a transaction type") },
             merchantCategoryCodes: try mcc.map { text in
                 guard let code = MerchantCategoryCode(text) else {
                     throw CommandFailure("'\(text)' is not a merchant category code (0…9999)")
@@ -211,6 +199,13 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
                 "\(FinanceOutput.day(transaction.effectiveDate))  \(transaction.status.name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(amount.leftPadded(to: 14))  \(transaction.transactionDescription)\(merchant)"
             )
         }
+    }
+
+    private static func parse<Value: NamedCases>(_ name: String, as type: Value.Type, _ what: String) throws -> Value {
+        guard let value = Value(name: name) else {
+            throw CommandFailure("'\(name)' is not \(what): \(Value.allCases.map(\.name).joined(separator: ", "))")
+        }
+        return value
     }
 
     private func sortDescriptors() throws -> [SortDescriptor<Transaction>] {

@@ -42,20 +42,22 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         let token = try readToken()
-        switch stream {
-        case .accounts:
-            try await print(finance.accountHistory(since: token, isMonitoring: follow))
-        case .balances:
-            let id = try FinanceOutput.parseAccount(account ?? "")
-            try await print(finance.accountBalanceHistory(forAccountID: id, since: token, isMonitoring: follow))
-        case .transactions:
-            let id = try FinanceOutput.parseAccount(account ?? "")
-            try await print(finance.transactionHistory(forAccountID: id, since: token, isMonitoring: follow))
+        let id = try account.map(FinanceOutput.parseAccount)
+        // The stream's name as the library spells it (`transactions/<UUID>`), whatever case was typed.
+        let name = stream.rawValue + (id.map { "/\($0.uuidString)" } ?? "")
+        switch (stream, id) {
+        case (.accounts, _):
+            try await print(finance.accountHistory(since: token, isMonitoring: follow), as: name)
+        case (.balances, let id?):
+            try await print(finance.accountBalanceHistory(forAccountID: id, since: token, isMonitoring: follow), as: name)
+        case (.transactions, let id?):
+            try await print(finance.transactionHistory(forAccountID: id, since: token, isMonitoring: follow), as: name)
+        case (.balances, nil), (.transactions, nil):
+            throw ValidationError("The \(stream.rawValue) stream needs --account.")  // validate() already refused this
         }
     }
 
-    private func print<Model: Encodable>(_ history: FinanceStore.History<Model>) async throws {
-        let name = stream.rawValue + (account.map { "/\($0)" } ?? "")
+    private func print<Model: Encodable>(_ history: FinanceStore.History<Model>, as name: String) async throws {
         for try await changes in history {
             let line = Line(
                 stream: name, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
@@ -75,7 +77,12 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
 
     private func readToken() throws -> HistoryToken? {
         guard let tokenFile, FileManager.default.fileExists(atPath: tokenFile) else { return nil }
-        let data = try FileInput.read(tokenFile)
+        let data: Data
+        do {
+            data = try FileInput.read(tokenFile)
+        } catch {
+            throw CommandFailure("cannot read \(tokenFile): \(TrustOptions.reason(error))")
+        }
         guard !data.isEmpty else { return nil }
         do {
             return try JSONDecoder().decode(HistoryToken.self, from: data)

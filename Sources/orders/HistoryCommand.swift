@@ -20,13 +20,8 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let versions: [StoredOrder]
         let orderStore = try await store.operatorOrders(trust: trust, for: "history")
-        do {
-            versions = try await orderStore.history(order.identifier)
-        } catch {
-            throw error.commandFailure
-        }
+        let versions = try await orderStore.history(order.identifier)
         guard !versions.isEmpty else {
             Output.error("\(order.identifier) is not in the store")
             throw ExitCode(ExitStatus.invalid)

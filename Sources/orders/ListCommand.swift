@@ -43,13 +43,8 @@ struct ListCommand: AsyncParsableCommand {
             orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue,
             updatedSince: since.flatMap(RFC3339Timestamp.init),
             limit: limit, offset: offset)
-        let orders: [StoredOrder]
         let orderStore = try await store.operatorOrders(trust: trust, for: "list")
-        do {
-            orders = try await orderStore.orders(matching: query)
-        } catch {
-            throw error.commandFailure
-        }
+        let orders = try await orderStore.orders(matching: query)
         for order in orders {
             if json {
                 Output.line(StoredOrderFormatter.json(order).serialized)

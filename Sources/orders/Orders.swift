@@ -43,11 +43,11 @@ struct Orders: AsyncParsableCommand {
         } catch let error as CommandFailure {
             Output.error(error.message)
             Foundation.exit(ExitStatus.usageOrIO)
-        } catch let error where Failure.report(error) != nil {
-            let (message, status) = Failure.report(error) ?? ("", ExitStatus.usageOrIO)
-            Output.error(message)
-            Foundation.exit(status)
         } catch {
+            if let (message, status) = Failure.report(error) {
+                Output.error(message)
+                Foundation.exit(status)
+            }
             if exitCode(for: error) == .success {
                 self.exit(withError: error)  // --help, --version
             }

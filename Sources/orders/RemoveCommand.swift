@@ -20,13 +20,8 @@ struct RemoveCommand: AsyncParsableCommand {
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let removed: Bool
         let orderStore = try await store.operatorOrders(trust: trust, for: "remove")
-        do {
-            removed = try await orderStore.removeOrder(order.identifier)
-        } catch {
-            throw error.commandFailure
-        }
+        let removed = try await orderStore.removeOrder(order.identifier)
         if json {
             Output.line(order.jsonLine(.init(key: "removed", value: .bool(removed))))
         } else if removed {

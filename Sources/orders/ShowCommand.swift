@@ -21,14 +21,8 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let orderStore = try await store.operatorOrders(trust: trust, for: "show")
-        let versions: [StoredOrder]
-        let decoded: Order?
-        do {
-            versions = try await orderStore.history(order.identifier)
-            decoded = try await orderStore.decodedOrder(order.identifier)
-        } catch {
-            throw error.commandFailure
-        }
+        let versions = try await orderStore.history(order.identifier)
+        let decoded = try await orderStore.decodedOrder(order.identifier)
         guard let current = versions.last else {
             Output.error("\(order.identifier) is not in the store")
             throw ExitCode(ExitStatus.invalid)

@@ -46,11 +46,15 @@ struct ClientOptions: ParsableArguments {
     var optionalIdentifier: ClientIdentifier? {
         get throws {
             guard let raw = client ?? ProcessInfo.processInfo.environment["ORDERS_CLIENT"], !raw.isEmpty else { return nil }
-            guard let identifier = ClientIdentifier(rawValue: raw) else {
-                throw CommandFailure("'\(raw)' is not a client identifier (letters, digits, '.', '-', '_')")
-            }
-            return identifier
+            return try Self.parse(raw)
         }
+    }
+
+    static func parse(_ raw: String) throws -> ClientIdentifier {
+        guard let identifier = ClientIdentifier(rawValue: raw) else {
+            throw CommandFailure("'\(raw)' is not a client identifier (letters, digits, '.', '-', '_')")
+        }
+        return identifier
     }
 
     /// The client, which must be given.

@@ -175,6 +175,17 @@ struct FinanceCommandsTests {
             ))
     }
 
+    @Test("an answer the prompt cannot read is asked again; end of input denies")
+    func requestRetries() throws {
+        let session = try Session(grant: false)
+        let retried = try session.run(["access", "request"], stdin: "yes\n7\n1, 2\n")
+        #expect(retried.stdout == "authorized\n")
+        #expect(retried.stderr.components(separatedBy: "Answer with account numbers 1–2").count == 3)  // asked twice more
+        #expect(try session.run(["finance", "accounts"]).lines.count == 2)
+        let ended = try session.run(["access", "request", "--client", "com.example.other"], stdin: "maybe\n")
+        #expect(ended.stdout == "denied\n")
+    }
+
     @Test("restriction from one process is seen by the next (6) and lifted without restart")
     func restriction() throws {
         let session = try Session()
