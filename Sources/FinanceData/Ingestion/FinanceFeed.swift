@@ -103,7 +103,7 @@ public enum FinanceFeed {
         var currencyCode: String
 
         func model(_ record: String, _ field: String) throws(FinanceDataError) -> CurrencyAmount {
-            guard let value = CurrencyAmount.decimal(amount) else {
+            guard let value = Decimal(exactLiteral: amount) else {
                 throw .inconsistentRecord(record, reason: "\(field).amount '\(amount)' is not a decimal amount such as \"12.50\"")
             }
             guard value >= 0 else {
@@ -218,7 +218,7 @@ public enum FinanceFeed {
                 throw .inconsistentRecord(record, reason: "merchantCategoryCode \(code) is not an ISO 18245 code (0…9999)")
             }
             let rate = try foreignCurrencyExchangeRate.map { (text) throws(FinanceDataError) -> Decimal in
-                guard let value = CurrencyAmount.decimal(text), value > 0 else {
+                guard let value = Decimal(exactLiteral: text), value > 0 else {
                     throw .inconsistentRecord(record, reason: "foreignCurrencyExchangeRate '\(text)' is not a positive decimal")
                 }
                 return value

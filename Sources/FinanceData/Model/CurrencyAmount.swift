@@ -1,4 +1,5 @@
 import Foundation
+import OrderPackage
 
 /// An amount of money: an exact `Decimal`, never negative in FinanceKit's models (the direction
 /// is a ``CreditDebitIndicator``), and a currency code (usually ISO 4217).
@@ -22,7 +23,7 @@ public struct CurrencyAmount: Equatable, Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         currencyCode = try container.decode(String.self, forKey: .currencyCode)
         let text = try container.decode(String.self, forKey: .amount)
-        guard let amount = Self.decimal(text) else {
+        guard let amount = Decimal(exactLiteral: text) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .amount, in: container, debugDescription: "'\(text)' is not a decimal amount such as \"12.50\"")
         }
@@ -33,17 +34,5 @@ public struct CurrencyAmount: Equatable, Hashable, Sendable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(amount.description, forKey: .amount)
         try container.encode(currencyCode, forKey: .currencyCode)
-    }
-
-    /// Parses `-?digits(.digits)?` exactly.
-    static func decimal(_ text: String) -> Decimal? {
-        var body = Substring(text)
-        if body.first == "-" { body = body.dropFirst() }
-        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
-        else {
-            return nil
-        }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OrderPackage
 import WalletCore
 
 /// Models ⇄ rows. Dates go through ``Microseconds``; amounts are exact decimal text; strings
@@ -27,7 +28,7 @@ enum FinanceRows {
     static func transaction(_ row: Row) throws -> Transaction {
         func decimal(_ index: Int) throws -> Decimal? {
             guard let text: String = row[index] else { return nil }
-            guard let value = CurrencyAmount.decimal(text) else { throw CorruptRow(column: index, value: text) }
+            guard let value = Decimal(exactLiteral: text) else { throw CorruptRow(column: index, value: text) }
             return value
         }
         func named<T: NamedCases>(_ index: Int, as type: T.Type) throws -> T {

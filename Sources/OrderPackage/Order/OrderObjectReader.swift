@@ -113,7 +113,7 @@ final class OrderObjectReader {
         case .number(let literal):
             number = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
         case .string(let text) where allowNumericString:
-            number = Order.CurrencyAmount.decimal(fromLiteral: text)
+            number = Decimal(exactLiteral: text)
             if number != nil { findings.record(.numericString(path.appending(key))) }
         default:
             findings.record(.wrongType(path.appending(key), expected: "a number", found: value.typeName))

@@ -69,7 +69,7 @@ extension OrderValidator {
         var amount: Decimal?
         switch reader.value("amount", required: true) {
         case .string(let text)?:
-            amount = Order.CurrencyAmount.decimal(fromLiteral: text)
+            amount = Decimal(exactLiteral: text)
             if amount == nil {
                 reader.findings.record(.invalidValue(amountPath, reason: "'\(text)' is not a decimal amount such as \"12.50\""))
             }

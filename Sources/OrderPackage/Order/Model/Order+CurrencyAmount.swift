@@ -22,7 +22,7 @@ extension Order {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             currency = try container.decode(String.self, forKey: .currency)
             if let text = try? container.decode(String.self, forKey: .amount) {
-                guard let value = Self.decimal(fromLiteral: text) else {
+                guard let value = Decimal(exactLiteral: text) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .amount, in: container, debugDescription: "'\(text)' is not a decimal amount")
                 }
@@ -36,17 +36,6 @@ extension Order {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(amount.description, forKey: .amount)
             try container.encode(currency, forKey: .currency)
-        }
-
-        /// Parses `-?digits(.digits)?` exactly, never through `Double`.
-        static func decimal(fromLiteral text: String) -> Decimal? {
-            var bytes = Substring(text).utf8[...]
-            if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count),
-                parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
-            else { return nil }
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         }
     }
 }
