@@ -29,13 +29,20 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib (installed with libzip-dev, which depends on it): only to find where a raw deflate
+        // stream ends, which libzip does not report (ZipArchive's data-descriptor check).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Function wrappers for OpenSSL macros Swift cannot import (stack accessors, OPENSSL_free).
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
 
         // Bytes → verdict, and sources → signed bytes.
         .target(
             name: "OrderPackage",
-            dependencies: ["CZip", "COpenSSL", "COpenSSLShims"]
+            dependencies: ["CZip", "CZlib", "COpenSSL", "COpenSSLShims"]
         ),
 
         // What orders and financial data share: data types and availability, restriction,
@@ -87,7 +94,7 @@ let package = Package(
         ),
 
         // Test support: TestArchives/expectations.tsv, shared by the library and CLI tests.
-        .target(name: "TestArchiveTable", dependencies: ["OrderPackage"], path: "Tests/TestArchiveTable"),
+        .target(name: "TestArchiveTable", dependencies: ["OrderPackage", "CZlib"], path: "Tests/TestArchiveTable"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),

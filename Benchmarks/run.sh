@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh            both sections
 #   Benchmarks/run.sh verify [N] verification: the library, the `orders` CLI (N files, default 500),
 #                                and the same checks scripted with unzip + sha256sum + openssl cms
+#   Benchmarks/run.sh scaling    orders verify with 8,000 and 32,000 file arguments (linear)
 #   Benchmarks/run.sh store      saveOrder and containsOrder on stores of 1,000 to 1,000,000 orders
 #   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
 #                                query in memory, and history catch-up over 100,000 changes against
@@ -168,10 +169,40 @@ PY
   echo
 }
 
+# `orders verify` with many file arguments: time must grow linearly with their number.
+# (swift-argument-parser's removal of consumed arguments is quadratic; the CLI sets file operands
+# apart before it parses, see Sources/orders/FileOperands.swift.)
+scaling_section() {
+  echo "== orders verify: 8,000 and 32,000 file arguments (release)" >&2
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  local orders archive root start small large
+  orders="$(cd .. && swift build -c release --show-bin-path)/orders"
+  archive=$(cd ../TestArchives/valid && pwd)/basic.order
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  mkdir -p "$work/many"
+  for i in $(seq 32000); do ln -s "$archive" "$work/many/f$i.order"; done
+  time_verify() {
+    local files=() i
+    for i in $(seq "$1"); do files+=("$work/many/f$i.order"); done
+    start=$(date +%s%N)
+    "$orders" verify --trust-root "$root" "${files[@]}" > "$work/many.txt"
+    [ "$(grep -c '^✓' "$work/many.txt")" -eq "$1" ] || { echo "not every file was verified" >&2; exit 1; }
+    awk -v ns="$(( $(date +%s%N) - start ))" 'BEGIN { printf "%.2f", ns / 1e9 }'
+  }
+  small=$(time_verify 8000)
+  large=$(time_verify 32000)
+  echo
+  printf '%-40s %10s\n' "orders verify, file arguments" "seconds"
+  printf '%-40s %10s\n' "8,000 files" "$small" "32,000 files" "$large"
+  awk -v a="$large" -v b="$small" 'BEGIN { printf "32,000 vs 8,000 files: %.2f× (linear would be 4×)\n", a / b }'
+  echo
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
   finance) finance_section ;;
-  all) verify_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | store | finance]" >&2; exit 2 ;;
+  scaling) scaling_section ;;
+  all) verify_section; scaling_section; store_section; finance_section ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages wallet-orders needs, if any are missing. Safe to run repeatedly.
-#   libzip-dev, libssl-dev, libsqlite3-dev, pkg-config: the system libraries the package links
+#   libzip-dev, zlib1g-dev, libssl-dev, libsqlite3-dev, pkg-config: the system libraries the package links
 #   openssl, zip, unzip, python3: the tests, TestArchives/generate.sh and the benchmark comparison
 set -euo pipefail
-packages=(libzip-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3)
+packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -6,7 +6,8 @@
 #
 # Archives are built with the project's own `orders pack`, with the openssl CLI (the signature
 # variants real producers emit), and, for hostile containers no sane tool writes, with `zip` and
-# Python's zipfile. Each archive's expected verdict is written by hand right where it is made.
+# Python's zipfile; hostile.py derives ambiguous layouts and malleated signatures from the valid
+# archives at the end. Each archive's expected verdict is written by hand right where it is made.
 # Requires: swift, openssl, zip, unzip, python3.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -340,6 +341,9 @@ d=$(stage l10n-name localized); mv "$d/en.lproj" "$d/english.lproj"; pack "$d" i
 expect invalid/order-invalid-localization.order - invalid order.invalidLocalization
 d=$(stage l10n-mismatch localized); rm "$d/de.lproj/banner.png"; pack "$d" invalid/order-localization-mismatch.order
 expect invalid/order-localization-mismatch.order - invalid order.localizationMismatch,order.missingResource
+d=$(stage order-control small); edit "$d/order.json" 'd["orderIdentifier"] = "ORDER\u0000-NUL"'
+pack "$d" invalid/order-control-characters.order
+expect invalid/order-control-characters.order - invalid order.invalidValue
 d=$(stage order-every small)
 edit "$d/order.json" '
 del d["orderType"]
@@ -349,5 +353,8 @@ d["lineItems"][0]["image"] = "missing.png"
 d["fulfillments"].append({"fulfillmentType": "pickup", "fulfillmentIdentifier": "P-1", "status": "readyForPickup", "location": {"latitude": 123, "longitude": 8}})'
 pack "$d" invalid/order-every-problem.order
 expect invalid/order-every-problem.order - invalid order.invalidDate,order.invalidValue,order.missingKey,order.missingResource
+
+echo "hostile layouts and signatures, derived from the valid archives without re-signing"
+python3 hostile.py >> $table
 
 echo "wrote $(grep -vc '^#' $table) expectations for $(ls valid invalid | grep -c '\.order$') archives"

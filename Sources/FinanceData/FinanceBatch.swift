@@ -35,6 +35,8 @@ public struct FinanceImportSummary: Sendable, Hashable, Codable {
     public var accounts = Counts()
     public var balances = Counts()
     public var transactions = Counts()
+    /// What the feed held that was ignored (unknown keys); empty for a ``FinanceBatch``.
+    public var warnings: [FinanceFeedWarning] = []
 
     public init() {}
 }

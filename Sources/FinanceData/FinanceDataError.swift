@@ -8,6 +8,9 @@ public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible
     case unknownAccountReference(String, accountID: UUID)
     /// A record contradicts itself or its account (currencies, negative amounts, missing parts).
     case inconsistentRecord(String, reason: String)
+    /// The feed is over the size limit (`size` is nil when it was not read to its end). Nothing
+    /// of it was read further.
+    case feedTooLarge(size: Int?, limit: Int)
 
     /// Stable code.
     public var code: String {
@@ -15,6 +18,7 @@ public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidFeed: "feed.invalid"
         case .unknownAccountReference: "feed.unknownAccount"
         case .inconsistentRecord: "feed.inconsistentRecord"
+        case .feedTooLarge: "feed.tooLarge"
         }
     }
 
@@ -24,6 +28,8 @@ public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible
         case .unknownAccountReference(let record, let accountID):
             "\(record) refers to account \(accountID.uuidString), which does not exist"
         case .inconsistentRecord(let record, let reason): "\(record): \(reason)"
+        case .feedTooLarge(let size?, let limit): "the feed is \(size) bytes; the limit is \(limit) bytes"
+        case .feedTooLarge(nil, let limit): "the feed is larger than the limit of \(limit) bytes"
         }
     }
 }

@@ -116,7 +116,7 @@ public enum OrderPackageBuilderError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSources: "there are no files to package"
-        case .unsafeName(let name, let reason): "'\(name)' cannot be packaged: \(reason)"
+        case .unsafeName(let name, let reason): "\(MessageText.quote(name)) cannot be packaged: \(reason)"
         case .unreadableSource(let path, let reason): "\(path): \(reason)"
         case .signing(let error): error.description
         case .archive(let error): error.description

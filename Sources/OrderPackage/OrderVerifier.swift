@@ -35,6 +35,9 @@ public struct OrderVerifier: Sendable {
     }
 
     public func verify(_ archiveBytes: Data, at time: VerificationTime = .now) -> VerificationReport {
+        guard archiveBytes.count <= limits.maximumArchiveSize else {
+            return VerificationReport(oversizedArchiveOf: archiveBytes.count, limit: limits.maximumArchiveSize)
+        }
         var report = VerificationReport(
             errors: [], warnings: [], order: nil, summary: OrderSummary(), signer: nil, signingTime: nil,
             verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes), orderJSON: nil)

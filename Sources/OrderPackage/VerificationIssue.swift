@@ -56,6 +56,7 @@ extension VerificationIssue {
         // signature
         case signatureInvalidCMS = "signature.invalidCMS"
         case signatureUnsupportedDigest = "signature.unsupportedDigest"
+        case signatureUnsupportedAlgorithm = "signature.unsupportedAlgorithm"
         case signatureMismatch = "signature.mismatch"
         case signatureUntrustedChain = "signature.untrustedChain"
         case signatureCertificateExpired = "signature.certificateExpired"

@@ -26,7 +26,8 @@ public struct VerificationReport: Sendable, Codable {
     public var signingTime: Date?
     /// The instant certificate validity was judged at, when it was judged.
     public var verificationTime: Date?
-    /// Lowercase hex SHA-256 of the archive bytes.
+    /// Lowercase hex SHA-256 of the archive bytes; empty when the archive was not read because it
+    /// is over the size limit.
     public var archiveSHA256: String
     /// The `order.json` bytes exactly as in the archive, when present (not part of the encoded
     /// report).
@@ -57,5 +58,20 @@ public struct VerificationReport: Sendable, Codable {
     public var errorCodes: [VerificationIssue.Code] {
         var seen: Set<VerificationIssue.Code> = []
         return errors.map(\.code).filter { seen.insert($0).inserted }
+    }
+}
+
+extension VerificationReport {
+    /// The verdict on an archive that was not read because it is over `limit` bytes: one
+    /// `archive.tooLarge` error, no hash. `size` is the archive's size when known (a regular
+    /// file); a stream is read only to one byte past the limit.
+    ///
+    /// ```swift
+    /// let report = VerificationReport(oversizedArchiveOf: attributes.size, limit: verifier.limits.maximumArchiveSize)
+    /// ```
+    public init(oversizedArchiveOf size: Int?, limit: Int) {
+        self.init(
+            errors: [ArchiveError.archiveTooLarge(size: size, limit: limit).issue], warnings: [], order: nil,
+            summary: OrderSummary(), signer: nil, signingTime: nil, verificationTime: nil, archiveSHA256: "", orderJSON: nil)
     }
 }

@@ -1,3 +1,5 @@
+import OrderPackage
+
 /// An order's identity across merchants: its order type identifier (the signing certificate's)
 /// and its order identifier (unique within the type). Both match exactly, case-sensitively.
 ///
@@ -16,5 +18,12 @@ public struct FullyQualifiedOrderIdentifier: Codable, Hashable, Sendable, Custom
     /// `order.com.example.shop/ORDER-123`, for people. Never parse it: identifiers may contain `/`.
     public var description: String {
         "\(orderTypeIdentifier)/\(orderIdentifier)"
+    }
+
+    /// ``description`` for messages: each part cut to 100 characters and control characters
+    /// escaped (``OrderPackage/MessageText``), since identifiers from callers can be any size
+    /// and hold anything.
+    public var clippedDescription: String {
+        "\(MessageText.visible(orderTypeIdentifier))/\(MessageText.visible(orderIdentifier))"
     }
 }

@@ -12,6 +12,9 @@ import OrderPackage
 /// ```
 public struct OrderQuery: Sendable, Hashable {
     public var orderTypeIdentifier: String?
+    /// Only orders of one of these types, when set (an empty set matches nothing): a client's
+    /// entitled types.
+    public var orderTypeIdentifiers: Set<String>?
     /// `open`, `completed` or `cancelled`.
     public var status: String?
     /// Only orders whose `updatedAt` is at or after this instant, compared to the microsecond.

@@ -1,4 +1,5 @@
 import OrderPackage
+import WalletCore
 
 /// Why an order could not be saved or the store could not be used. Each case has a stable
 /// ``code`` (documented in the README and printed by the CLI).
@@ -13,6 +14,13 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     /// The store could not be opened, read or written (I/O, permissions, a damaged file, or
     /// another process holding the write lock past the busy timeout).
     case unavailable(reason: String)
+    /// The store file is damaged (SQLite found corruption); `reason` says what to do.
+    case corrupt(reason: String)
+
+    /// The store error for a ``WalletCore/StorageError``.
+    public init(_ error: StorageError) {
+        self = error.isCorrupt ? .corrupt(reason: error.reason) : .unavailable(reason: error.reason)
+    }
 
     public var code: String {
         switch self {
@@ -20,6 +28,7 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         case .conflictingVersion: "store.conflictingVersion"
         case .signerChanged: "store.signerChanged"
         case .unavailable: "store.unavailable"
+        case .corrupt: "store.corrupt"
         }
     }
 
@@ -29,12 +38,14 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
             let codes = report.errorCodes.map(\.rawValue).joined(separator: ", ")
             return "the archive is invalid (\(codes))"
         case .conflictingVersion(let id, let updatedAt):
-            return "\(id) is already stored with updatedAt \(updatedAt.text) and different contents; "
+            return "\(id.clippedDescription) is already stored with updatedAt \(updatedAt.text) and different contents; "
                 + "a changed order needs a later updatedAt"
         case .signerChanged(let id, let stored, let incoming):
-            return "\(id) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
+            return "\(id.clippedDescription) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
         case .unavailable(let reason):
             return "the store is unavailable: \(reason)"
+        case .corrupt(let reason):
+            return "the store is damaged: \(reason)"
         }
     }
 }

@@ -168,12 +168,55 @@ public final class FinanceStore: Sendable {
         return try await wallet.orders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedAt: updatedAt)
     }
 
+    // MARK: - Stored orders (server additions)
+
+    /// The client's page of stored orders: ``OrderStorage/OrderStore/orders(matching:)`` limited to
+    /// the order types it is entitled to.
+    public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
+        try await wallet.control.checkUsable(.orders, for: "orders")
+        let entitled = try await wallet.access.access(for: client).orderTypeIdentifiers
+        var query = query
+        query.orderTypeIdentifiers = query.orderTypeIdentifiers.map { $0.intersection(entitled) } ?? entitled
+        return try await wallet.orders.orders(matching: query)
+    }
+
+    /// The stored order, or nil when it is not stored or of a type the client is not entitled to.
+    public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
+        guard try await mayContain(identifier) else { return nil }
+        return try await wallet.orders.order(identifier)
+    }
+
+    /// The decoded `order.json` of the current version, under the same rule as ``order(_:)``.
+    public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Order? {
+        guard try await mayContain(identifier) else { return nil }
+        return try await wallet.orders.decodedOrder(identifier)
+    }
+
+    /// The stored archive, byte for byte, under the same rule as ``order(_:)``.
+    public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
+        guard try await mayContain(identifier) else { return nil }
+        return try await wallet.orders.archive(identifier)
+    }
+
+    /// Every version, oldest first; empty under the same rule as ``order(_:)``.
+    public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
+        guard try await mayContain(identifier) else { return [] }
+        return try await wallet.orders.history(identifier)
+    }
+
+    /// Removes the order and its history when the client is entitled to its type; false when
+    /// nothing was removed.
+    public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
+        guard try await mayContain(identifier) else { return false }
+        return try await wallet.orders.removeOrder(identifier)
+    }
+
     // MARK: - Helpers
 
     /// Checks orders are usable; false when the client is not entitled to the order type, which
     /// FinanceKit reports as `.notFound` rather than an error.
-    private func mayContain(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
-        try await wallet.control.checkUsable(.orders, for: "containsOrder")
+    private func mayContain(_ identifier: FullyQualifiedOrderIdentifier, for operation: String = #function) async throws -> Bool {
+        try await wallet.control.checkUsable(.orders, for: operation)
         return try await wallet.access.access(for: client).orderTypeIdentifiers.contains(identifier.orderTypeIdentifier)
     }
 

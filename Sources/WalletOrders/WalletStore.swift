@@ -33,9 +33,14 @@ public final class WalletStore: Sendable {
         return migrator
     }
 
-    /// Opens (creating if needed) the store file and migrates it.
-    public convenience init(path: String, configuration: WalletConfiguration = WalletConfiguration()) throws(StorageError) {
-        self.init(database: try StoreDatabase.open(at: path, migrator: Self.migrator), configuration: configuration)
+    /// Opens the store file and migrates it, creating it first unless `createIfMissing` is false
+    /// (readers), in which case a missing store throws and nothing is created.
+    public convenience init(
+        path: String, configuration: WalletConfiguration = WalletConfiguration(), createIfMissing: Bool = true
+    ) throws(StorageError) {
+        self.init(
+            database: try StoreDatabase.open(at: path, migrator: Self.migrator, createIfMissing: createIfMissing),
+            configuration: configuration)
     }
 
     /// Uses a pool already migrated with ``migrator``.
@@ -59,11 +64,15 @@ public final class WalletStore: Sendable {
     // MARK: - Financial data
 
     /// Imports a JSON feed (``FinanceData/FinanceFeed``) in one transaction, which also compacts
-    /// history older than the retention. A malformed feed is rejected whole.
+    /// history older than the retention. A malformed feed is rejected whole; unknown keys are
+    /// ignored and listed in the summary's `warnings`.
     @discardableResult
-    public func importFeed(_ data: Data) async throws -> FinanceImportSummary {
+    public func importFeed(_ data: Data, maximumSize: Int = FinanceFeed.defaultMaximumSize) async throws -> FinanceImportSummary {
         try await control.checkUsable(.financialData, for: "importFeed")
-        return try await finance.apply(try FinanceFeed.parse(data), at: configuration.clock(), compactingBefore: retentionCutoff)
+        let contents = try FinanceFeed.read(data, maximumSize: maximumSize)
+        var summary = try await finance.apply(contents.batch, at: configuration.clock(), compactingBefore: retentionCutoff)
+        summary.warnings = contents.warnings
+        return summary
     }
 
     /// Stores a batch built in code, as ``importFeed(_:)`` stores a feed.

@@ -100,7 +100,7 @@ struct AccessRequestCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet(authorizationPrompt: TerminalAuthorizationPrompt())
+        let wallet = try store.wallet(create: true, authorizationPrompt: TerminalAuthorizationPrompt())
         Output.line(try await wallet.financeStore(for: try clientOptions.identifier).requestAuthorization().rawValue)
     }
 }
@@ -115,14 +115,12 @@ struct TerminalAuthorizationPrompt: AuthorizationPrompt {
             lines.append("  \(index + 1). \(account.displayName) (\(account.institutionName))")
         }
         lines.append("Share which accounts? [numbers, 'all', Enter for none, 'deny'] ")
-        FileHandle.standardError.write(Data(lines.joined(separator: "\n").utf8))
+        Output.prompt(lines.joined(separator: "\n"))
         while let line = readLine() {
-            if isatty(STDIN_FILENO) != 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+            if isatty(STDIN_FILENO) != 1 { Output.prompt("\n") }
             if let decision = Self.decision(line, accounts: accounts) { return decision }
-            FileHandle.standardError.write(
-                Data(
-                    "Answer with account numbers 1–\(accounts.count) separated by commas, 'all', Enter for none, or 'deny': ".utf8
-                ))
+            Output.prompt(
+                "Answer with account numbers 1–\(accounts.count) separated by commas, 'all', Enter for none, or 'deny': ")
         }
         return .denied
     }
@@ -170,7 +168,7 @@ struct AccessGrantCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let wallet = try store.wallet()
+        let wallet = try store.wallet(create: true)
         let client = try clientOptions.identifier
         if !account.isEmpty { try await wallet.grant(account.map(\.grant), to: client) }
         if !orderTypes.isEmpty { try await wallet.entitle(client, toOrderTypes: Set(orderTypes)) }
@@ -185,7 +183,7 @@ struct AccessDenyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet()
+        let wallet = try store.wallet(create: true)
         let client = try clientOptions.identifier
         try await wallet.deny(client)
         Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
@@ -213,7 +211,7 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet()
+        let wallet = try store.wallet(create: true)
         let client = try clientOptions.identifier
         if !orderTypes.isEmpty { try await wallet.removeEntitlements(client, toOrderTypes: Set(orderTypes)) }
         if !account.isEmpty || orderTypes.isEmpty {

@@ -35,11 +35,13 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
+    @Option(help: ArgumentHelp("Also add the files listed in this file, one path per line (- for stdin).", valueName: "list"))
+    var filesFrom: String?
+
     @Argument(help: ArgumentHelp("Order packages to add.", valueName: "file"))
-    var files: [String]
+    var files: [String] = []
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("Give at least one file to add.") }
         if yes && confirm { throw ValidationError("--yes and --confirm cannot be used together.") }
     }
 
@@ -52,20 +54,30 @@ struct AddCommand: AsyncParsableCommand {
 
     /// Verifying and saving, as the operator or for a client.
     struct Saver: Sendable {
+        /// The largest archive read: the verifier's limit.
+        let limit: Int
         let prepare: @Sendable (Data) throws -> PreparedOrder
         let save: @Sendable (PreparedOrder) async throws -> SaveOrderResult
     }
 
     func run() async throws {
+        let files = try FileOperands.files(files, from: filesFrom)
+        if files.isEmpty { throw ValidationError("Give at least one file to add.") }
+        if filesFrom == "-" && (confirm || (!yes && isatty(STDIN_FILENO) == 1)) {
+            throw ValidationError("--files-from - reads standard input, so it cannot also answer prompts: add --yes.")
+        }
         let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
-        let wallet = try store.wallet(trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let wallet = try store.wallet(create: true, trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let limit = wallet.orders.verifier.limits.maximumArchiveSize
         let saver: Saver
         if let client = try clientOptions.optionalIdentifier {
             let finance = wallet.financeStore(for: client)
-            saver = Saver(prepare: { try finance.prepareOrder(signedArchive: $0) }, save: { try await finance.saveOrder($0) })
+            saver = Saver(
+                limit: limit, prepare: { try finance.prepareOrder(signedArchive: $0) }, save: { try await finance.saveOrder($0) })
         } else {
             let orders = wallet.orders
-            saver = Saver(prepare: { try orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrder($0) })
+            saver = Saver(
+                limit: limit, prepare: { try orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrder($0) })
         }
         try await wallet.control.checkUsable(.orders, for: "add")
 
@@ -83,7 +95,7 @@ struct AddCommand: AsyncParsableCommand {
             progress.show(done: index + 1, current: file)
         }
         progress.clear()
-        if files.count > 1 { FileHandle.standardError.write(Data((tally.summary + "\n").utf8)) }
+        if files.count > 1 { Output.prompt(tally.summary + "\n") }
         if tally.exitStatus != ExitStatus.success { throw ExitCode(tally.exitStatus) }
     }
 
@@ -91,7 +103,13 @@ struct AddCommand: AsyncParsableCommand {
     static func prepare(_ path: String, with saver: Saver) -> Result<PreparedOrder, OutcomeError> {
         let archive: Data
         do {
-            archive = try FileInput.read(path)
+            switch try FileInput.read(path, limit: saver.limit) {
+            case .complete(let data):
+                archive = data
+            case .tooLarge(let size):
+                let report = VerificationReport(oversizedArchiveOf: size, limit: saver.limit)
+                return .failure(OutcomeError(outcome: .failed(OrderStoreError.invalidArchive(report))))
+            }
         } catch {
             return .failure(OutcomeError(outcome: .unreadable(TrustOptions.reason(error))))
         }

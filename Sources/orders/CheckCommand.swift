@@ -32,7 +32,7 @@ struct CheckCommand: AsyncParsableCommand {
     func validate() throws {
         if let updatedDate, RFC3339Timestamp(updatedDate) == nil {
             throw ValidationError(
-                "--updated-date needs an RFC 3339 date-time such as 2026-01-15T09:30:00Z, not '\(updatedDate)'.")
+                "--updated-date needs an RFC 3339 date-time such as 2026-01-15T09:30:00Z, not \(MessageText.quote(updatedDate)).")
         }
     }
 

@@ -13,36 +13,35 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var order: OrderIdentifierOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive (- for standard output).", valueName: "file"))
     var output: String
 
     @Flag(help: "Print a JSON object describing what was written.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let orderStore = try await store.operatorOrders(trust: trust, for: "export")
+        let orderStore = try await store.orderReader(client: clientOptions, for: "export")
         let archive = try await orderStore.archive(order.identifier)
         guard let archive else {
-            Output.error("\(order.identifier) is not in the store")
+            Output.error("\(order.identifier.clippedDescription) is not in the store")
             throw ExitCode(ExitStatus.invalid)
         }
-        do {
-            try archive.write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw CommandFailure("cannot write \(output): \(TrustOptions.reason(error))")
-        }
+        try FileOutput.write(archive, to: output)
+        // With -o -, standard output carries the archive; the confirmation goes to stderr.
+        let report: (String) -> Void = output == "-" ? { Output.error($0) } : { Output.line($0) }
         if json {
-            Output.line(
+            report(
                 JSONValue.object(
                     JSONObject([
                         .init(key: "file", value: .string(output)), .init(key: "bytes", value: .number(String(archive.count))),
                     ])
                 ).serialized)
         } else {
-            Output.line("exported \(order.identifier) to \(output) (\(archive.count) bytes)")
+            report("exported \(order.identifier.clippedDescription) to \(output) (\(archive.count) bytes)")
         }
     }
 }

@@ -20,10 +20,12 @@ enum Failure {
             case .unknown: return ("an unknown error occurred", ExitStatus.usageOrIO)
             }
         case let error as StorageError:
-            return (error.description, ExitStatus.usageOrIO)
+            return ("\(error.code): \(error.reason)", ExitStatus.usageOrIO)
         case let error as OrderStoreError:
-            if case .unavailable = error { return (error.description, ExitStatus.usageOrIO) }
-            return ("\(error.code): \(error.description)", ExitStatus.invalid)
+            switch error {
+            case .unavailable(let reason), .corrupt(let reason): return ("\(error.code): \(reason)", ExitStatus.usageOrIO)
+            default: return ("\(error.code): \(error.description)", ExitStatus.invalid)
+            }
         case let error as FinanceDataError:
             return ("\(error.code): \(error.description)", ExitStatus.invalid)
         default:

@@ -1,12 +1,69 @@
 import Foundation
 
-/// Reads whole files for the commands.
+/// Reads input files for the commands, never more than a limit.
+///
+/// Any path may name a device, a FIFO or a file that grows while it is read (`/dev/zero`,
+/// `<(cat …)`), so the size `stat` reports is only a hint: reading stops one byte past the limit
+/// whatever the file is, and that byte proves the input too large.
 enum FileInput {
-    /// The file's bytes. Uses `FileHandle` rather than `Data(contentsOf:)`, which leaks its read
-    /// buffer for zero-byte files in this Foundation (seen with LeakSanitizer).
-    static func read(_ path: String) throws -> Data {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        return try handle.readToEnd() ?? Data()
+    enum Contents {
+        case complete(Data)
+        /// Over the limit; `size` is the file's size when it is a regular file.
+        case tooLarge(size: Int?)
+    }
+
+    /// Up to `limit` bytes of the file at `path`, or ``Contents/tooLarge(size:)``.
+    static func read(_ path: String, limit: Int) throws -> Contents {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXFailure(errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw POSIXFailure(errno: errno) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw POSIXFailure(errno: EISDIR) }
+        let regularSize = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
+        if let regularSize, regularSize > limit { return .tooLarge(size: regularSize) }
+
+        var data = Data(count: min(limit + 1, regularSize.map { $0 + 1 } ?? 64 << 10))
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count <= limit else { break }
+                data.count = min(limit + 1, data.count * 2)
+            }
+            let read = data.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure(errno: errno)
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        if filled > limit { return .tooLarge(size: regularSize) }
+        data.count = filled
+        return .complete(data)
+    }
+}
+
+extension FileInput {
+    /// Certificates, keys, token files: small inputs for which a huge file is simply a mistake.
+    static let smallFileLimit = 1 << 20
+
+    /// The whole file, or an error naming it when it has more than `limit` bytes.
+    static func read(_ path: String, upTo limit: Int = smallFileLimit) throws -> Data {
+        switch try read(path, limit: limit) {
+        case .complete(let data): return data
+        case .tooLarge: throw CommandFailure("it is larger than \(limit) bytes, too large for what this command reads")
+        }
+    }
+}
+
+/// An `errno` as a one-line reason ("No such file or directory").
+struct POSIXFailure: Error, CustomStringConvertible {
+    var errno: Int32
+
+    var description: String {
+        String(cString: strerror(errno))
     }
 }

@@ -22,24 +22,46 @@ struct FinanceImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a JSON feed of accounts, balances, transactions and deletions, all or nothing.",
-        discussion: "The feed's format is in the README. A malformed feed is rejected whole, naming the record.")
+        discussion: """
+            The feed's format is in the README. A malformed feed is rejected whole, naming the record \
+            (exit 1; with --json, a JSON object with the error). Unknown keys are ignored with a warning.
+            """)
 
     @Argument(help: ArgumentHelp("The feed.", valueName: "feed.json"))
     var feed: String
 
-    @Flag(help: "Print the summary as JSON.")
+    @Flag(help: "Print the summary (or the rejection) as JSON.")
     var json = false
+
+    @Option(help: ArgumentHelp("Refuse feeds larger than this many bytes (default: 64 MiB).", valueName: "bytes"))
+    var maxSize = FinanceFeed.defaultMaximumSize
 
     @OptionGroup var store: StoreOptions
 
+    func validate() throws {
+        if maxSize <= 0 { throw ValidationError("--max-size needs a positive number of bytes, not \(maxSize).") }
+    }
+
     func run() async throws {
-        let data: Data
+        let summary: FinanceImportSummary
         do {
-            data = try FileInput.read(feed)
-        } catch {
-            throw CommandFailure("cannot read \(feed): \(TrustOptions.reason(error))")
+            let data: Data
+            do {
+                switch try FileInput.read(feed, limit: maxSize) {
+                case .complete(let contents): data = contents
+                case .tooLarge(let size): throw FinanceDataError.feedTooLarge(size: size, limit: maxSize)
+                }
+            } catch let error as FinanceDataError {
+                throw error
+            } catch {
+                throw CommandFailure("cannot read \(feed): \(TrustOptions.reason(error))")
+            }
+            summary = try await store.wallet(create: true).importFeed(data, maximumSize: maxSize)
+        } catch let error as FinanceDataError {
+            if json { Output.line(FinanceOutput.rejection(feed: feed, error)) }
+            throw error
         }
-        let summary = try await store.wallet().importFeed(data)
+        for warning in summary.warnings { Output.warning("\(feed): \(warning)") }
         if json {
             Output.line(try FinanceOutput.json(summary))
             return
@@ -87,8 +109,12 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The account.", valueName: "id"))
     var account: String
 
-    @Option(help: "At most this many balances.")
+    @Option(parsing: .unconditional, help: "At most this many balances.")
     var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit needs a count of 0 or more, not \(limit).") }
+    }
 
     @Flag(help: "Print one JSON object per balance per line.")
     var json = false
@@ -157,11 +183,16 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Sort by this field, e.g. transactionDate:desc.", valueName: "field[:desc]"))
     var sort: String?
 
-    @Option(help: "At most this many transactions.")
+    @Option(parsing: .unconditional, help: "At most this many transactions.")
     var limit: Int?
 
-    @Option(help: "Skip this many transactions.")
+    @Option(parsing: .unconditional, help: "Skip this many transactions.")
     var offset: Int?
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit needs a count of 0 or more, not \(limit).") }
+        if let offset, offset < 0 { throw ValidationError("--offset needs a count of 0 or more, not \(offset).") }
+    }
 
     @Flag(help: "Print one JSON object per transaction per line.")
     var json = false
@@ -176,7 +207,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
             transactionTypes: try types.map { try Self.parse($0, as: TransactionType.self, "a transaction type") },
             merchantCategoryCodes: try mcc.map { text in
                 guard let code = MerchantCategoryCode(text) else {
-                    throw CommandFailure("'\(text)' is not a merchant category code (0…9999)")
+                    throw CommandFailure("\(MessageText.quote(text)) is not a merchant category code (0…9999)")
                 }
                 return code
             },
@@ -215,7 +246,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         switch parts.count > 1 ? parts[1] : "asc" {
         case "desc": order = .reverse
         case "asc": order = .forward
-        default: throw CommandFailure("--sort takes FIELD or FIELD:desc, not '\(sort)'")
+        default: throw CommandFailure("--sort takes FIELD or FIELD:desc, not \(MessageText.quote(sort))")
         }
         switch parts[0] {
         case "effectiveDate": return [SortDescriptor(\.effectiveDate, order: order)]
@@ -225,7 +256,8 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         case "merchantName": return [SortDescriptor(\.merchantName, order: order)]
         default:
             throw CommandFailure(
-                "cannot sort by '\(parts[0])': use effectiveDate, transactionDate, postedDate, amount or merchantName")
+                "cannot sort by \(MessageText.quote(parts[0])): use effectiveDate, transactionDate, postedDate, amount or merchantName"
+            )
         }
     }
 }

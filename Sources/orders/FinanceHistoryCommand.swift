@@ -93,10 +93,12 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
 
     private func writeToken(_ token: HistoryToken) throws {
         guard let tokenFile else { return }
+        let data: Data
         do {
-            try JSONEncoder().encode(token).write(to: URL(fileURLWithPath: tokenFile), options: .atomic)
+            data = try JSONEncoder().encode(token)
         } catch {
-            throw CommandFailure("cannot write \(tokenFile): \(TrustOptions.reason(error))")
+            throw CommandFailure("cannot encode the history token: \(error)")
         }
+        try FileOutput.write(data, to: tokenFile)
     }
 }

@@ -29,6 +29,22 @@ enum FinanceOutput {
         return encoder
     }()
 
+    /// `{"feed":…,"imported":false,"error":{"code":…,"message":…,"path":…}}` for a rejected feed.
+    static func rejection(feed: String, _ error: FinanceDataError) -> String {
+        let path: String? = if case .invalidFeed(let path, _) = error, !path.isEmpty { path } else { nil }
+        let detail = JSONValue.object(
+            JSONObject([
+                .init(key: "code", value: .string(error.code)), .init(key: "message", value: .string(error.description)),
+                .init(key: "path", value: .string(path)),
+            ]))
+        return JSONValue.object(
+            JSONObject([
+                .init(key: "feed", value: .string(feed)), .init(key: "imported", value: .bool(false)),
+                .init(key: "error", value: detail),
+            ])
+        ).serialized
+    }
+
     static func json<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
@@ -44,13 +60,16 @@ enum FinanceOutput {
 
     static func parseDate(_ text: String, option: String) throws -> Date {
         guard let timestamp = RFC3339Timestamp(text) else {
-            throw CommandFailure("\(option) needs an RFC 3339 date-time such as 2026-11-01T00:00:00Z, not '\(text)'")
+            throw CommandFailure(
+                "\(option) needs an RFC 3339 date-time such as 2026-11-01T00:00:00Z, not \(MessageText.quote(text))")
         }
         return timestamp.date
     }
 
     static func parseAccount(_ text: String) throws -> UUID {
-        guard let id = UUID(uuidString: text) else { throw CommandFailure("'\(text)' is not an account id (a UUID)") }
+        guard let id = UUID(uuidString: text) else {
+            throw CommandFailure("\(MessageText.quote(text)) is not an account id (a UUID)")
+        }
         return id
     }
 }

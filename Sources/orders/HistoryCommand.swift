@@ -16,14 +16,15 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per version per line.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let orderStore = try await store.operatorOrders(trust: trust, for: "history")
+        let orderStore = try await store.orderReader(client: clientOptions, for: "history")
         let versions = try await orderStore.history(order.identifier)
         guard !versions.isEmpty else {
-            Output.error("\(order.identifier) is not in the store")
+            Output.error("\(order.identifier.clippedDescription) is not in the store")
             throw ExitCode(ExitStatus.invalid)
         }
         for version in versions {

@@ -19,23 +19,25 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only orders updated at or after this RFC 3339 instant.", valueName: "date"))
     var since: String?
 
-    @Option(help: "At most this many orders.")
+    @Option(parsing: .unconditional, help: "At most this many orders.")
     var limit: Int = 100
 
-    @Option(help: "Skip this many orders (for the next page).")
+    @Option(parsing: .unconditional, help: "Skip this many orders (for the next page).")
     var offset: Int = 0
 
     @Flag(help: "Print one JSON object per order per line.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
     func validate() throws {
         if let since, RFC3339Timestamp(since) == nil {
-            throw ValidationError("--since needs an RFC 3339 date-time, not '\(since)'.")
+            throw ValidationError("--since needs an RFC 3339 date-time, not \(MessageText.quote(since)).")
         }
-        if limit < 0 || offset < 0 { throw ValidationError("--limit and --offset cannot be negative.") }
+        if limit < 0 { throw ValidationError("--limit needs a count of 0 or more, not \(limit).") }
+        if offset < 0 { throw ValidationError("--offset needs a count of 0 or more, not \(offset).") }
     }
 
     func run() async throws {
@@ -43,7 +45,7 @@ struct ListCommand: AsyncParsableCommand {
             orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue,
             updatedSince: since.flatMap(RFC3339Timestamp.init),
             limit: limit, offset: offset)
-        let orderStore = try await store.operatorOrders(trust: trust, for: "list")
+        let orderStore = try await store.orderReader(client: clientOptions, for: "list")
         let orders = try await orderStore.orders(matching: query)
         for order in orders {
             if json {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OrderPackage
 
 /// `orders`: verify, build and (later) store Apple Wallet order packages.
 @main
@@ -18,7 +19,7 @@ struct Orders: AsyncParsableCommand {
         subcommands: [
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
-            AccessCommand.self, RestrictCommand.self,
+            AccessCommand.self, RestrictCommand.self, DoctorCommand.self,
         ]
     )
 
@@ -32,7 +33,14 @@ struct Orders: AsyncParsableCommand {
             return handler
         }
         do {
-            var command = try parseAsRoot()
+            // verify and add take their file operands past the parser (FileOperands says why).
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command: any ParsableCommand
+            if let (parserArguments, files) = FileOperands.split(arguments) {
+                command = FileOperands.inject(files, into: try parseAsRoot(parserArguments))
+            } else {
+                command = try parseAsRoot(arguments)
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -51,9 +59,23 @@ struct Orders: AsyncParsableCommand {
             if exitCode(for: error) == .success {
                 self.exit(withError: error)  // --help, --version
             }
-            Output.error(fullMessage(for: error))
+            Output.error(Self.clippingQuotedValues(fullMessage(for: error)))
             Foundation.exit(ExitStatus.usageOrIO)
         }
+    }
+}
+
+extension Orders {
+    /// swift-argument-parser quotes a rejected value whole (`The value '…' is invalid`); a message
+    /// never repeats a huge input, so quoted values are cut as ``MessageText`` cuts them. (Values
+    /// our own messages quoted are already short: at most twice the limit is left alone.)
+    static func clippingQuotedValues(_ message: String) -> String {
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return message }
+        return parts.enumerated().map { index, part in
+            index % 2 == 1 && index < parts.count - 1 && part.count > 2 * MessageText.maximumLength
+                ? MessageText.visible(part) : String(part)
+        }.joined(separator: "'")
     }
 }
 

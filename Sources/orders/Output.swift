@@ -1,22 +1,68 @@
 import Foundation
+import OrderPackage
 
-/// Writing to stdout and stderr without buffering surprises between the two.
+/// Writing to stdout and stderr, unbuffered, so the two never interleave out of order.
+///
+/// Two rules for everything printed:
+/// - A write that fails (`> /dev/full`) is one line on stderr and exit 2, never a crash
+///   (Foundation's `FileHandle.write(_:)` traps on errors). A closed pipe ends the process
+///   quietly through SIGPIPE, as `orders list | head` expects.
+/// - On a terminal, control characters other than newline and tab are shown as `\u{1B}`: orders
+///   and feeds come from others, and an escape sequence in a merchant's name must not drive the
+///   terminal. Output to files and pipes is left exact.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        guard write(visible(text + "\n", on: STDOUT_FILENO), to: STDOUT_FILENO) else {
+            let failure = POSIXFailure(errno: errno)
+            _ = write("orders: cannot write standard output: \(failure)\n", to: STDERR_FILENO)
+            exit(ExitStatus.usageOrIO)
+        }
     }
 
     static func error(_ text: String) {
         let message = text.hasPrefix("Error:") || text.hasPrefix("orders:") ? text : "orders: \(text)"
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        _ = write(visible(message.hasSuffix("\n") ? message : message + "\n", on: STDERR_FILENO), to: STDERR_FILENO)
     }
 
     static func warning(_ text: String) {
-        FileHandle.standardError.write(Data("orders: warning: \(text)\n".utf8))
+        _ = write(visible("orders: warning: \(text)\n", on: STDERR_FILENO), to: STDERR_FILENO)
+    }
+
+    /// A prompt on stderr, without a newline.
+    static func prompt(_ text: String) {
+        _ = write(visible(text, on: STDERR_FILENO), to: STDERR_FILENO)
+    }
+
+    /// Text written as it is, for the progress bar's own control sequences.
+    static func raw(_ text: String, toStandardError: Bool = true) {
+        _ = write(text, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
     }
 
     /// Whether stdout is a terminal (for symbols and colour-free layout decisions).
     static var isTerminal: Bool {
         isatty(STDOUT_FILENO) == 1
+    }
+
+    private static func visible(_ text: String, on descriptor: Int32) -> String {
+        guard isatty(descriptor) == 1,
+            text.unicodeScalars.contains(where: { MessageText.isControl($0) && $0 != "\n" && $0 != "\t" })
+        else { return text }
+        return MessageText.escapingControlCharacters(text, except: ["\n", "\t"])
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += result
+        }
+        return true
     }
 }

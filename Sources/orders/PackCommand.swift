@@ -52,7 +52,7 @@ struct PackCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let signingTime, RFC3339Timestamp(signingTime) == nil {
-            throw ValidationError("--signing-time needs an RFC 3339 date-time, not '\(signingTime)'.")
+            throw ValidationError("--signing-time needs an RFC 3339 date-time, not \(MessageText.quote(signingTime)).")
         }
     }
 
@@ -83,14 +83,11 @@ struct PackCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("cannot pack \(source): \(error)")
         }
-        do {
-            try package.write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw CommandFailure("cannot write \(output): \(TrustOptions.reason(error))")
-        }
+        try FileOutput.write(package, to: output)
 
         // Packing never refuses a malformed order (tests need those), but says so.
-        if let orderJSON = try? FileInput.read(sourceURL.appendingPathComponent("order.json").path) {
+        let orderJSONPath = sourceURL.appendingPathComponent("order.json").path
+        if let orderJSON = try? FileInput.read(orderJSONPath, upTo: ArchiveLimits().maximumEntrySize) {
             let validation = OrderValidator().validate(orderJSON)
             for finding in validation.errors + validation.warnings {
                 Output.warning("order.json: \(finding.issue)")
@@ -99,12 +96,14 @@ struct PackCommand: AsyncParsableCommand {
                 certificateType != orderType
             {
                 Output.warning(
-                    "the certificate is for '\(certificateType)', but order.json's orderTypeIdentifier is '\(orderType)'")
+                    "the certificate is for \(MessageText.quote(certificateType)), but order.json's orderTypeIdentifier is \(MessageText.quote(orderType))"
+                )
             }
         } else {
             Output.warning("\(source) has no order.json")
         }
-        Output.line("packed \(output) (\(package.count) bytes)")
+        let done = "packed \(output) (\(package.count) bytes)"
+        if output == "-" { Output.error(done) } else { Output.line(done) }
     }
 
     private func read(_ path: String, what: String) throws -> Data {

@@ -1,4 +1,5 @@
 import Foundation
+import OrderPackage
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal.
 final class ProgressBar {
@@ -16,14 +17,15 @@ final class ProgressBar {
         let width = 30
         let filled = width * done / max(total, 1)
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        let name = current.count > 40 ? "…" + current.suffix(39) : current
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) \(name)\u{1B}[K".utf8))
+        let shown = current.count > 40 ? "…" + current.suffix(39) : current
+        let name = MessageText.escapingControlCharacters(String(shown))
+        Output.raw("\r[\(bar)] \(done)/\(total) \(name)\u{1B}[K")
         drawn = true
     }
 
     func clear() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Output.raw("\r\u{1B}[K")
         drawn = false
     }
 }

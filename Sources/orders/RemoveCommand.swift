@@ -16,18 +16,19 @@ struct RemoveCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object instead of a sentence.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let orderStore = try await store.operatorOrders(trust: trust, for: "remove")
+        let orderStore = try await store.orderReader(client: clientOptions, for: "remove")
         let removed = try await orderStore.removeOrder(order.identifier)
         if json {
             Output.line(order.jsonLine(.init(key: "removed", value: .bool(removed))))
         } else if removed {
-            Output.line("removed \(order.identifier)")
+            Output.line("removed \(order.identifier.clippedDescription)")
         } else {
-            Output.error("\(order.identifier) is not in the store")
+            Output.error("\(order.identifier.clippedDescription) is not in the store")
         }
         if !removed { throw ExitCode(ExitStatus.invalid) }
     }

@@ -53,7 +53,7 @@ enum ReportFormatter {
             .init(key: "signerSubject", value: .string(report.signerSubject)),
             .init(key: "signingTime", value: .string(report.signingTime.map { RFC3339Timestamp($0).text })),
             .init(key: "leafNotAfter", value: .string(report.leafNotAfter.map { RFC3339Timestamp($0).text })),
-            .init(key: "archiveSHA256", value: .string(report.archiveSHA256)),
+            .init(key: "archiveSHA256", value: .string(report.archiveSHA256.isEmpty ? nil : report.archiveSHA256)),
         ]
         return JSONValue.object(JSONObject(members)).serialized
     }

@@ -16,15 +16,16 @@ struct ShowCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object: the stored facts, the versions and the order itself.")
     var json = false
 
+    @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var trust: TrustOptions
 
     func run() async throws {
-        let orderStore = try await store.operatorOrders(trust: trust, for: "show")
+        let orderStore = try await store.orderReader(client: clientOptions, for: "show")
         let versions = try await orderStore.history(order.identifier)
         let decoded = try await orderStore.decodedOrder(order.identifier)
         guard let current = versions.last else {
-            Output.error("\(order.identifier) is not in the store")
+            Output.error("\(order.identifier.clippedDescription) is not in the store")
             throw ExitCode(ExitStatus.invalid)
         }
         if json {

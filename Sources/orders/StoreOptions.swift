@@ -24,16 +24,17 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store with this deployment's configuration: data types from `ORDERS_DATA_TYPES`,
     /// the trust roots (commands that verify no archive take none), and the prompts the command
-    /// uses.
+    /// uses. Only commands that write pass `create`: a reading command never creates a store (a
+    /// missing one is "there is no store at …", exit 2).
     func wallet(
-        trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
+        create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt()
     ) throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
-        return try WalletStore(path: try path, configuration: configuration)
+        return try WalletStore(path: try path, configuration: configuration, createIfMissing: create)
     }
 }
 
@@ -52,7 +53,7 @@ struct ClientOptions: ParsableArguments {
 
     static func parse(_ raw: String) throws -> ClientIdentifier {
         guard let identifier = ClientIdentifier(rawValue: raw) else {
-            throw CommandFailure("'\(raw)' is not a client identifier (letters, digits, '.', '-', '_')")
+            throw CommandFailure("\(MessageText.quote(raw)) is not a client identifier (letters, digits, '.', '-', '_')")
         }
         return identifier
     }
@@ -85,14 +86,5 @@ struct OrderIdentifierOptions: ParsableArguments {
             .init(key: "orderIdentifier", value: .string(orderIdentifier)),
         ]
         return JSONValue.object(JSONObject(identity + extra)).serialized
-    }
-}
-
-extension StoreOptions {
-    /// The order store as the operator sees it (no client entitlements), once orders are usable.
-    func operatorOrders(trust: TrustOptions, for operation: String) async throws -> OrderStore {
-        let wallet = try wallet(trust: trust)
-        try await wallet.control.checkUsable(.orders, for: operation)
-        return wallet.orders
     }
 }

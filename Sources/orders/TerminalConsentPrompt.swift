@@ -9,10 +9,10 @@ struct TerminalConsentPrompt: OrderConsentPrompt {
         var lines = ["", "  \(order.merchant.displayName) — order \(order.orderNumber ?? order.orderIdentifier)"]
         lines.append("  status \(order.status.rawValue), updated \(order.updatedAt.text)")
         if let total = order.payment?.total { lines.append("  total \(AmountFormatter.format(total))") }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\nAdd this order? [y/N] ").utf8))
+        Output.prompt(lines.joined(separator: "\n") + "\nAdd this order? [y/N] ")
         let answer = readLine()
         // A terminal echoes the answer and its newline; piped answers do not.
-        if isatty(STDIN_FILENO) != 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isatty(STDIN_FILENO) != 1 { Output.prompt("\n") }
         guard let answer else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

@@ -37,6 +37,8 @@ struct TrustOptions: ParsableArguments {
     /// The operating system's wording for a file error ("No such file or directory"), else
     /// Foundation's description.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? POSIXFailure { return error.description }
+        if let error = error as? CommandFailure { return error.message }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(nsError.code)))

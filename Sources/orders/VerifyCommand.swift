@@ -25,22 +25,24 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Judge certificate validity at this RFC 3339 instant.", valueName: "date"))
     var at: String?
 
+    @Option(help: ArgumentHelp("Also verify the files listed in this file, one path per line (- for stdin).", valueName: "list"))
+    var filesFrom: String?
+
     @Argument(help: ArgumentHelp("Order packages to verify.", valueName: "file"))
-    var files: [String]
+    var files: [String] = []
 
     func validate() throws {
         if atSigningTime && at != nil {
             throw ValidationError("--at-signing-time and --at cannot be used together.")
         }
         if let at, RFC3339Timestamp(at) == nil {
-            throw ValidationError("--at needs an RFC 3339 date-time such as 2026-01-31T12:00:00Z, not '\(at)'.")
-        }
-        if files.isEmpty {
-            throw ValidationError("Give at least one file to verify.")
+            throw ValidationError("--at needs an RFC 3339 date-time such as 2026-01-31T12:00:00Z, not \(MessageText.quote(at)).")
         }
     }
 
     func run() async throws {
+        let files = try FileOperands.files(files, from: filesFrom)
+        if files.isEmpty { throw ValidationError("Give at least one file to verify.") }
         let verifier = OrderVerifier(trustStore: try trust.trustStore())
         let time: VerificationTime =
             if atSigningTime { .signingTime } else if let at, let instant = RFC3339Timestamp(at) { .at(instant.date) } else {
@@ -50,7 +52,12 @@ struct VerifyCommand: AsyncParsableCommand {
         var sawInvalid = false
         var sawUnreadable = false
         await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
-            Result { verifier.verify(try FileInput.read(path), at: time) }
+            Result {
+                switch try FileInput.read(path, limit: verifier.limits.maximumArchiveSize) {
+                case .complete(let archive): verifier.verify(archive, at: time)
+                case .tooLarge(let size): VerificationReport(oversizedArchiveOf: size, limit: verifier.limits.maximumArchiveSize)
+                }
+            }
         } handle: { _, file, result in
             switch result {
             case .success(let report):

@@ -27,13 +27,21 @@ struct OrdersProcess {
         _ arguments: [String],
         environment: [String: String] = [:],
         stdinText: String? = nil,
-        in directory: URL = TestArchiveTable.directory
+        in directory: URL = TestArchiveTable.directory,
+        standardOutput: FileHandle? = nil,
+        timeout: TimeInterval = 300
     ) throws -> Result {
-        try run(executable: binary, arguments, environment: environment, stdinText: stdinText, in: directory)
+        try run(
+            executable: binary, arguments, environment: environment, stdinText: stdinText, in: directory,
+            standardOutput: standardOutput, timeout: timeout)
     }
 
+    /// Runs `executable`; a child still running after `timeout` seconds is killed (its status is
+    /// then SIGKILL's), so a test of a hang fails instead of hanging. `standardOutput` replaces
+    /// the captured pipe (stdout is then "").
     static func run(
-        executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
+        standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -45,16 +53,20 @@ struct OrdersProcess {
         process.environment = merged
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardOutput = stdout
+        process.standardOutput = standardOutput ?? stdout
         process.standardError = stderr
         let input = Pipe()
         process.standardInput = stdinText == nil ? FileHandle.nullDevice : input
         try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         if let stdinText {
             input.fileHandleForWriting.write(Data(stdinText.utf8))
             try input.fileHandleForWriting.close()
         }
         // Read before waiting so a full pipe never blocks the child.
+        if standardOutput != nil { try? stdout.fileHandleForWriting.close() }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

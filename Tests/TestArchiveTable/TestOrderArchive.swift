@@ -12,7 +12,7 @@ public enum TestOrderArchive {
     /// 2026-01-01T00:00:00Z, so any later `updatedAt` is valid.
     public static func make(
         orderIdentifier: String = "ORDER-1", updatedAt: String = "2026-01-15T09:30:00Z", status: String = "open",
-        signer: String = "order"
+        signer: String = "order", edit: (inout [String: Any]) -> Void = { _ in }
     ) throws -> Data {
         let folder = TestArchiveTable.directory.appendingPathComponent("sources/small")
         var files: [String: Data] = [:]
@@ -24,6 +24,7 @@ public enum TestOrderArchive {
         order["createdAt"] = "2026-01-01T00:00:00Z"
         order["updatedAt"] = updatedAt
         order["status"] = status
+        edit(&order)
         files["order.json"] = try JSONSerialization.data(withJSONObject: order, options: [.sortedKeys])
         let signingIdentity = try OrderSigner(
             certificate: TestArchiveTable.data("pki/\(signer).pem"), privateKey: TestArchiveTable.data("pki/\(signer).key"),

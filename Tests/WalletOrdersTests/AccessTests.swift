@@ -5,6 +5,15 @@ import WalletOrders
 
 @Suite("Availability, restriction and authorization: the shared core")
 struct AccessTests {
+    @Test("an entitlement to an order type holding U+0000 is refused, not stored as its prefix")
+    func entitlementWithNUL() async throws {
+        let wallet = try WalletFixtures.wallet()
+        await #expect(throws: StorageError.self) {
+            try await wallet.entitle(WalletFixtures.client, toOrderTypes: ["order.com.example\u{0}.evil"])
+        }
+        #expect(try await wallet.access(for: WalletFixtures.client).orderTypeIdentifiers.isEmpty)
+    }
+
     @Test("an unavailable data type throws a distinct error and is logged at error level")
     func availability() async throws {
         let logs = LogMessages()

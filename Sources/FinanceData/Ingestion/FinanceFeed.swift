@@ -26,7 +26,39 @@ import WalletCore
 /// enums are case names; `originalTransactionDescription` defaults to `transactionDescription`.
 /// A zero balance is stored as a credit, as FinanceKit does.
 public enum FinanceFeed {
+    /// The largest feed read by default: 64 MiB, about 150,000 transactions. Split larger
+    /// backfills, or pass a larger `maximumSize`.
+    public static let defaultMaximumSize = 64 << 20
+
+    /// A parsed feed and what was noticed but did not reject it.
+    public struct Contents: Sendable {
+        public var batch: FinanceBatch
+        public var warnings: [FinanceFeedWarning]
+    }
+
+    /// Parses a feed: strictly (duplicate keys and U+0000 in strings are rejected, naming the
+    /// record), with unknown keys returned as warnings.
+    ///
+    /// - Throws: ``FinanceDataError/feedTooLarge(size:limit:)`` over `maximumSize` bytes;
+    ///   ``FinanceDataError/invalidFeed(path:reason:)`` and the other cases naming the record.
+    public static func read(_ data: Data, maximumSize: Int = defaultMaximumSize) throws(FinanceDataError) -> Contents {
+        guard data.count <= maximumSize else { throw .feedTooLarge(size: data.count, limit: maximumSize) }
+        let tree: JSONValue
+        do {
+            tree = try JSONParser(maximumDepth: 16).parse(data).value
+        } catch {
+            throw .invalidFeed(path: error.path.description, reason: "the feed is not valid JSON: \(error)")
+        }
+        let warnings = try FinanceFeedKeys.check(tree)
+        return Contents(batch: try decode(data), warnings: warnings)
+    }
+
+    /// ``read(_:maximumSize:)`` without the warnings.
     public static func parse(_ data: Data) throws(FinanceDataError) -> FinanceBatch {
+        try read(data).batch
+    }
+
+    private static func decode(_ data: Data) throws(FinanceDataError) -> FinanceBatch {
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
@@ -86,6 +118,13 @@ public enum FinanceFeed {
     // MARK: - The document
 
     struct Document: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case accounts, balances, transactions, deletions
+
+        }
+
         var accounts: [FeedAccount]?
         var balances: [FeedBalance]?
         var transactions: [FeedTransaction]?
@@ -93,18 +132,33 @@ public enum FinanceFeed {
     }
 
     struct Deletions: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case accounts, balances, transactions
+
+        }
+
         var accounts: [UUID]?
         var balances: [UUID]?
         var transactions: [UUID]?
     }
 
     struct Amount: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case amount, currencyCode
+
+        }
+
         var amount: String
         var currencyCode: String
 
         func model(_ record: String, _ field: String) throws(FinanceDataError) -> CurrencyAmount {
             guard let value = Decimal(exactLiteral: amount) else {
-                throw .inconsistentRecord(record, reason: "\(field).amount '\(amount)' is not a decimal amount such as \"12.50\"")
+                throw .inconsistentRecord(
+                    record, reason: "\(field).amount \(MessageText.quote(amount)) is not a decimal amount such as \"12.50\"")
             }
             guard value >= 0 else {
                 throw .inconsistentRecord(
@@ -115,6 +169,13 @@ public enum FinanceFeed {
     }
 
     struct FeedAccount: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case id, type, displayName, accountDescription, institutionName, currencyCode, openingDate, creditInformation
+
+        }
+
         var id: UUID
         var type: Account.Kind
         var displayName: String
@@ -125,6 +186,13 @@ public enum FinanceFeed {
         var creditInformation: CreditInformation?
 
         struct CreditInformation: Decodable {
+
+            enum CodingKeys: String, CodingKey, CaseIterable {
+
+                case creditLimit, nextPaymentDueDate, minimumNextPaymentAmount, overduePaymentAmount
+
+            }
+
             var creditLimit: Amount?
             var nextPaymentDueDate: String?
             var minimumNextPaymentAmount: Amount?
@@ -165,12 +233,26 @@ public enum FinanceFeed {
     }
 
     struct FeedBalance: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case id, accountID, available, booked
+
+        }
+
         var id: UUID
         var accountID: UUID
         var available: Part?
         var booked: Part?
 
         struct Part: Decodable {
+
+            enum CodingKeys: String, CodingKey, CaseIterable {
+
+                case amount, asOfDate, creditDebitIndicator
+
+            }
+
             var amount: Amount
             var asOfDate: String
             var creditDebitIndicator: CreditDebitIndicator
@@ -198,6 +280,15 @@ public enum FinanceFeed {
     }
 
     struct FeedTransaction: Decodable {
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+
+            case id, accountID, transactionAmount, foreignCurrencyAmount, foreignCurrencyExchangeRate, creditDebitIndicator,
+                transactionDescription, originalTransactionDescription, merchantCategoryCode, merchantName, transactionType,
+                status, transactionDate, postedDate
+
+        }
+
         var id: UUID
         var accountID: UUID
         var transactionAmount: Amount
@@ -219,7 +310,8 @@ public enum FinanceFeed {
             }
             let rate = try foreignCurrencyExchangeRate.map { (text) throws(FinanceDataError) -> Decimal in
                 guard let value = Decimal(exactLiteral: text), value > 0 else {
-                    throw .inconsistentRecord(record, reason: "foreignCurrencyExchangeRate '\(text)' is not a positive decimal")
+                    throw .inconsistentRecord(
+                        record, reason: "foreignCurrencyExchangeRate \(MessageText.quote(text)) is not a positive decimal")
                 }
                 return value
             }
@@ -241,14 +333,15 @@ public enum FinanceFeed {
 
     static func date(_ text: String, _ record: String, _ field: String) throws(FinanceDataError) -> Date {
         guard let timestamp = RFC3339Timestamp(text) else {
-            throw .inconsistentRecord(record, reason: "\(field) '\(text)' is not an RFC 3339 date-time with an offset")
+            throw .inconsistentRecord(
+                record, reason: "\(field) \(MessageText.quote(text)) is not an RFC 3339 date-time with an offset")
         }
         return Microseconds.date(timestamp.microsecondsSinceEpoch)
     }
 
     static func currency(_ code: String, _ record: String, _ field: String) throws(FinanceDataError) -> String {
         guard code.utf8.count == 3, code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
-            throw .inconsistentRecord(record, reason: "\(field) '\(code)' is not a 3-letter currency code")
+            throw .inconsistentRecord(record, reason: "\(field) \(MessageText.quote(code)) is not a 3-letter currency code")
         }
         return code
     }

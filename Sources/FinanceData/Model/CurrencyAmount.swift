@@ -25,7 +25,8 @@ public struct CurrencyAmount: Equatable, Hashable, Sendable, Codable {
         let text = try container.decode(String.self, forKey: .amount)
         guard let amount = Decimal(exactLiteral: text) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .amount, in: container, debugDescription: "'\(text)' is not a decimal amount such as \"12.50\"")
+                forKey: .amount, in: container,
+                debugDescription: "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\"")
         }
         self.amount = amount
     }

@@ -1,3 +1,5 @@
+import OrderPackage
+
 /// Enums whose Codable form is the case name (`"pointOfSale"`), as the project's rule for
 /// FinanceKit's types says; Apple leaves their Codable format undocumented.
 ///
@@ -34,7 +36,8 @@ extension NamedCases {
         let name = try container.decode(String.self)
         guard let value = Self(name: name) else {
             let allowed = Self.allCases.map(\.name).joined(separator: ", ")
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(name)' is not one of \(allowed)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(MessageText.quote(name)) is not one of \(allowed)")
         }
         self = value
     }

@@ -77,7 +77,7 @@ enum FinanceRows {
     struct CorruptRow: Error, CustomStringConvertible {
         var column: Int
         var value: String
-        var description: String { "the store holds an unreadable value '\(value)' (column \(column))" }
+        var description: String { "the store holds an unreadable value \(MessageText.quote(value)) (column \(column))" }
     }
 }
 

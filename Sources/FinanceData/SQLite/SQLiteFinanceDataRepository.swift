@@ -299,7 +299,7 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         do {
             return try database.read(body)
         } catch {
-            throw Self.storageError(error)
+            throw self.storageError(error)
         }
     }
 
@@ -307,17 +307,17 @@ public final class SQLiteFinanceDataRepository: FinanceDataRepository {
         do {
             return try await database.write(body)
         } catch {
-            throw Self.storageError(error)
+            throw self.storageError(error)
         }
     }
 
     /// The library's own errors as they are; anything else (SQLite failures, a row that does not
     /// decode) means the store cannot be used: ``StorageError``, as for orders and access.
-    private static func storageError(_ error: any Error) -> any Error {
+    private func storageError(_ error: any Error) -> any Error {
         switch error {
         case is FinanceDataError, is FinanceError, is FinanceAccessError, is StorageError, is CancellationError: error
         case let error as FinanceRows.CorruptRow: StorageError(reason: error.description)
-        default: StorageError(reason: StoreDatabase.describe(error))
+        default: StorageError(error, path: database.path)
         }
     }
 }

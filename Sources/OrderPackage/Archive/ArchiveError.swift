@@ -2,7 +2,8 @@
 public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertible {
     case notZip
     case corrupt(entry: String?, reason: String)
-    case archiveTooLarge(size: Int, limit: Int)
+    /// `size` is nil when the archive was not read to its end (a stream cut at the limit).
+    case archiveTooLarge(size: Int?, limit: Int)
     case uncompressedTooLarge(limit: Int)
     case tooManyEntries(count: Int, limit: Int)
     case entryTooLarge(entry: String, limit: Int)
@@ -39,8 +40,10 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
             "the file is not a zip archive"
         case .corrupt(_, let reason):
             "the archive is damaged: \(reason)"
-        case .archiveTooLarge(let size, let limit):
+        case .archiveTooLarge(let size?, let limit):
             "the archive is \(size) bytes; the limit is \(limit) bytes"
+        case .archiveTooLarge(nil, let limit):
+            "the archive is larger than the limit of \(limit) bytes"
         case .uncompressedTooLarge(let limit):
             "the entries inflate to more than \(limit) bytes in total"
         case .tooManyEntries(let count, let limit):

@@ -72,6 +72,8 @@ public struct ZipArchive: Sendable {
         _ buffer: UnsafeRawBufferPointer,
         limits: ArchiveLimits
     ) throws(ArchiveRejection) -> [Entry] {
+        // Every byte must belong to one record before any reader is trusted with the archive.
+        let layout = try ZipLayout(validating: buffer, maximumEntryCount: limits.maximumEntryCount)
         let archive: LibZipArchive
         do {
             let source = try LibZipSource(borrowing: buffer)
@@ -86,10 +88,13 @@ public struct ZipArchive: Sendable {
         guard count <= limits.maximumEntryCount else {
             throw ArchiveRejection([.tooManyEntries(count: Int(count), limit: limits.maximumEntryCount)])
         }
+        guard count == layout.entries.count else {
+            throw ArchiveRejection([.corrupt(entry: nil, reason: "libzip reads another central directory than the layout check")])
+        }
 
         // Pass 1: inspect the central directory; nothing is inflated yet.
         var problems: [ArchiveError] = []
-        var files: [(index: zip_uint64_t, name: String, size: UInt64, method: CompressionMethod)] = []
+        var files: [(index: zip_uint64_t, name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
         var seen: Set<String> = []
         var declaredTotal: UInt64 = 0
         for index in 0..<zip_uint64_t(count) {
@@ -100,6 +105,12 @@ public struct ZipArchive: Sendable {
                 throw ArchiveRejection([.corrupt(entry: nil, reason: "entry \(index) cannot be read")])
             }
             let rawBytes = UnsafeRawBufferPointer(start: rawName, count: strlen(rawName))
+            let entry = layout.entries[Int(index)]
+            guard Self.agrees(stat, rawBytes, with: entry, in: buffer) else {
+                let name = ZipLayout.displayName(LittleEndianReader(buffer), entry.nameRange)
+                throw ArchiveRejection([.corrupt(entry: name, reason: "libzip reads the entry differently than the layout check")]
+                )
+            }
             guard let name = String(validating: rawBytes, as: UTF8.self) else {
                 let printable = String(decoding: rawBytes, as: UTF8.self)
                 problems.append(.unsafePath(entry: printable, reason: "the name is not valid UTF-8"))
@@ -135,7 +146,7 @@ public struct ZipArchive: Sendable {
                 continue
             }
             declaredTotal += stat.size
-            files.append((index, name, stat.size, method))
+            files.append((index, name, stat.size, method, entry))
         }
         guard problems.isEmpty else { throw ArchiveRejection(problems) }
         guard declaredTotal <= UInt64(limits.maximumTotalUncompressedSize) else {
@@ -147,6 +158,17 @@ public struct ZipArchive: Sendable {
         entries.reserveCapacity(files.count)
         for file in files {
             let contents = try inflate(handle, file.index, name: file.name, declaredSize: file.size)
+            if file.method == .deflate, file.layout.hasDataDescriptor {
+                let data = UnsafeRawBufferPointer(rebasing: buffer[file.layout.dataRange])
+                guard RawDeflateStream.endsExactly(data, outputLimit: Int(file.size)) else {
+                    throw ArchiveRejection([
+                        .corrupt(
+                            entry: file.name,
+                            reason: "the deflate stream ends before the entry's compressed size; "
+                                + "streaming readers would take the rest for other records")
+                    ])
+                }
+            }
             entries.append(Entry(name: file.name, contents: contents, compression: file.method))
         }
         return entries
@@ -193,6 +215,16 @@ public struct ZipArchive: Sendable {
             ])
         }
         return contents
+    }
+
+    /// Whether libzip's view of an entry is the one the layout check confirmed.
+    private static func agrees(
+        _ stat: zip_stat_t, _ rawName: UnsafeRawBufferPointer, with entry: ZipLayout.Entry, in buffer: UnsafeRawBufferPointer
+    ) -> Bool {
+        let required = zip_uint64_t(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD)
+        return stat.valid & required == required && rawName.elementsEqual(buffer[entry.nameRange])
+            && stat.size == UInt64(entry.uncompressedSize) && stat.comp_size == UInt64(entry.compressedSize)
+            && stat.crc == entry.crc32 && UInt16(truncatingIfNeeded: stat.comp_method) == entry.method
     }
 
     /// Unix symlinks carry S_IFLNK in the high 16 bits of the external attributes.

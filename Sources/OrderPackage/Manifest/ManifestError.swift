@@ -34,7 +34,7 @@ public enum ManifestError: Error, Sendable, Hashable, VerificationIssueConvertib
         case .unsupportedDigest(_, let value) where value.utf8.count == 40 && Manifest.isHex(value):
             "the digest has 40 hex digits (SHA-1, as in Wallet passes); order manifests use SHA-256 (64 digits)"
         case .unsupportedDigest(_, let value):
-            "'\(value)' is not a SHA-256 digest (64 hex digits)"
+            "\(MessageText.quote(value)) is not a SHA-256 digest (64 hex digits)"
         case .byteOrderMark:
             "manifest.json starts with a UTF-8 byte order mark"
         }

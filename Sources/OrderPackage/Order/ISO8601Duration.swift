@@ -63,7 +63,8 @@ public struct ISO8601Duration: Sendable, Hashable, Codable, CustomStringConverti
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let parsed = Self(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 duration")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(MessageText.quote(text)) is not an ISO 8601 duration")
         }
         self = parsed
     }

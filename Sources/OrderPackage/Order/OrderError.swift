@@ -49,7 +49,7 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
         case .invalidDate(_, let reason):
             reason
         case .missingResource(_, let name, let detail):
-            "the file '\(name)' is not in the package" + (detail.map { " (\($0))" } ?? "")
+            "the file \(MessageText.quote(name)) is not in the package" + (detail.map { " (\($0))" } ?? "")
         case .invalidStrings(_, let reason):
             "the strings file cannot be read: \(reason)"
         case .stringsMismatch(_, let missing, let extra, let reference):
@@ -65,7 +65,7 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
         case .numericString:
             "the value is a numeric string; the schema specifies a number"
         case .resourceWithoutExtension(_, let name, let matched):
-            "'\(name)' has no file extension; matched '\(matched)' by base name"
+            "\(MessageText.quote(name)) has no file extension; matched \(MessageText.quote(matched)) by base name"
         case .tokenWithoutWebService:
             "authenticationToken is set but webServiceURL is not, so the token is never used"
         }

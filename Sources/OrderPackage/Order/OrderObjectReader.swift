@@ -54,17 +54,34 @@ final class OrderObjectReader {
         return string
     }
 
+    /// A required identifier (`orderTypeIdentifier`, `orderIdentifier`): a non-empty string
+    /// without control characters. Stores key orders on it, and a NUL would end it early in
+    /// SQLite's C API, so two different orders would share one key.
+    func identifier(_ key: String) -> String? {
+        guard let text = string(key, required: true) else { return nil }
+        for (offset, scalar) in text.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let codePoint = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            findings.record(
+                .invalidValue(
+                    path.appending(key),
+                    reason: "contains the control character \(codePoint) at character \(offset + 1); identifiers must not"))
+            return nil
+        }
+        return text
+    }
+
     /// An absolute URL; `httpsOnly` demands the `https` scheme.
     func url(_ key: String, required: Bool = false, httpsOnly: Bool = false) -> URL? {
         guard let text = string(key, required: required) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), !scheme.isEmpty,
             !["http", "https"].contains(scheme) || !(url.host ?? "").isEmpty
         else {
-            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not an absolute URL"))
+            findings.record(.invalidValue(path.appending(key), reason: "\(MessageText.quote(text)) is not an absolute URL"))
             return nil
         }
         if httpsOnly && scheme != "https" {
-            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' must use https://"))
+            findings.record(.invalidValue(path.appending(key), reason: "\(MessageText.quote(text)) must use https://"))
             return nil
         }
         return url
@@ -76,7 +93,8 @@ final class OrderObjectReader {
             findings.record(
                 .invalidDate(
                     path.appending(key),
-                    reason: "'\(text)' is not an RFC 3339 date-time with an offset, such as 2026-03-01T09:30:00Z"))
+                    reason: "\(MessageText.quote(text)) is not an RFC 3339 date-time with an offset, such as 2026-03-01T09:30:00Z"
+                ))
             return nil
         }
         return timestamp
@@ -85,7 +103,9 @@ final class OrderObjectReader {
     func duration(_ key: String, required: Bool = false) -> ISO8601Duration? {
         guard let text = string(key, required: required) else { return nil }
         guard let duration = ISO8601Duration(text) else {
-            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not an ISO 8601 duration, such as PT30M"))
+            findings.record(
+                .invalidValue(
+                    path.appending(key), reason: "\(MessageText.quote(text)) is not an ISO 8601 duration, such as PT30M"))
             return nil
         }
         return duration
@@ -97,7 +117,7 @@ final class OrderObjectReader {
         guard let text = string(key, required: required) else { return nil }
         guard let value = Value(rawValue: text) else {
             let allowed = Value.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not one of \(allowed)"))
+            findings.record(.invalidValue(path.appending(key), reason: "\(MessageText.quote(text)) is not one of \(allowed)"))
             return nil
         }
         return value
@@ -164,7 +184,9 @@ final class OrderObjectReader {
     func code(_ key: String, required: Bool = false, letters: Int, what: String) -> String? {
         guard let text = string(key, required: required) else { return nil }
         guard text.utf8.count == letters, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-            findings.record(.invalidValue(path.appending(key), reason: "'\(text)' is not \(what) (\(letters) capital letters)"))
+            findings.record(
+                .invalidValue(
+                    path.appending(key), reason: "\(MessageText.quote(text)) is not \(what) (\(letters) capital letters)"))
             return nil
         }
         return text

@@ -71,7 +71,8 @@ extension OrderValidator {
         case .string(let text)?:
             amount = Decimal(exactLiteral: text)
             if amount == nil {
-                reader.findings.record(.invalidValue(amountPath, reason: "'\(text)' is not a decimal amount such as \"12.50\""))
+                reader.findings.record(
+                    .invalidValue(amountPath, reason: "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\""))
             }
         case .number(let literal)?:
             // Accepted, as Wallet does, but never through Double: the literal's digits are exact.
@@ -160,7 +161,9 @@ extension OrderValidator {
         case "pickup": return readPickupFulfillment(reader).map(Order.Fulfillment.pickup)
         case let other?:
             reader.findings.record(
-                .invalidValue(reader.path.appending("fulfillmentType"), reason: "'\(other)' is not one of 'shipping', 'pickup'"))
+                .invalidValue(
+                    reader.path.appending("fulfillmentType"),
+                    reason: "\(MessageText.quote(other)) is not one of 'shipping', 'pickup'"))
             // Unknown kinds are not read further; their keys would all be reported as unknown.
             reader.acknowledge(contentsOf: reader.object.keys)
             return nil

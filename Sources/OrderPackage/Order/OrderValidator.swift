@@ -65,8 +65,8 @@ public struct OrderValidator: Sendable {
                 .invalidValue(
                     reader.path.appending("schemaVersion"), reason: "\(schemaVersion) is not a supported schema version (1)"))
         }
-        let orderTypeIdentifier = reader.string("orderTypeIdentifier", required: true)
-        let orderIdentifier = reader.string("orderIdentifier", required: true)
+        let orderTypeIdentifier = reader.identifier("orderTypeIdentifier")
+        let orderIdentifier = reader.identifier("orderIdentifier")
         let orderType = reader.enumeration("orderType", required: true, as: Order.OrderType.self)
         let orderManagementURL = reader.url("orderManagementURL", required: true)
         let createdAt = reader.timestamp("createdAt", required: true)

@@ -63,7 +63,8 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let parsed = Self(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an RFC 3339 date-time")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(MessageText.quote(text)) is not an RFC 3339 date-time")
         }
         self = parsed
     }

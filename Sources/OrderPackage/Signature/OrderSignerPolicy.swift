@@ -39,7 +39,8 @@ enum OrderSignerPolicy {
             violations.append(
                 .notOrderTypeCertificate(
                     reason:
-                        "the intermediate '\(intermediate.subjectDescription)' lacks the Apple WWDR marker \(intermediateMarker)")
+                        "the intermediate \(MessageText.quote(intermediate.subjectDescription)) lacks the Apple WWDR marker \(intermediateMarker)"
+                )
             )
         }
         let usages = leaf.extendedKeyUsages

@@ -48,39 +48,34 @@ struct SignatureVerifier: Sendable {
         _ now: Date,
         into outcome: inout Outcome
     ) throws(OpenSSLError) {
-        let cms: CMSContentInfo
-        let embedded: [X509Certificate]
+        // The documented shape, before OpenSSL sees anything (SignedDataLayout says why).
+        let layout: SignedDataLayout
         do {
-            (cms, embedded) = try parse(signature)
+            layout = try SignedDataLayout(parsing: signature)
         } catch {
-            outcome.errors.append(.invalidCMS(reason: "not a DER-encoded CMS structure (\(error.reasons.first ?? "unparsable"))"))
+            outcome.errors.append(error)
             return
         }
-
-        // Shape: SignedData over id-data, detached, one signer.
-        guard OBJ_obj2nid(CMS_get0_type(cms.pointer)) == NID_pkcs7_signed else {
-            outcome.errors.append(.invalidCMS(reason: "the content type is not SignedData"))
+        let cms: CMSContentInfo
+        do {
+            cms = try CMSContentInfo(der: layout.structure)
+        } catch {
+            outcome.errors.append(.invalidCMS(reason: "OpenSSL cannot parse it (\(error.reasons.first ?? "unparsable"))"))
             return
         }
-        guard OBJ_obj2nid(CMS_get0_eContentType(cms.pointer)) == NID_pkcs7_data else {
-            outcome.errors.append(.invalidCMS(reason: "the encapsulated content type is not id-data"))
-            return
-        }
-        guard CMS_is_detached(cms.pointer) == 1 else {
-            outcome.errors.append(.invalidCMS(reason: "the signature carries attached content; it must be detached"))
-            return
+        var embedded: [X509Certificate] = []
+        for (position, der) in layout.certificates.enumerated() {
+            guard let certificate = try? certificateCache.certificate(der: der) else {
+                outcome.errors.append(
+                    .invalidCMS(reason: "embedded certificate \(position + 1) is not a valid X.509 certificate"))
+                return
+            }
+            embedded.append(certificate)
         }
         guard let signerInfos = CMS_get0_SignerInfos(cms.pointer), wo_sk_CMS_SignerInfo_num(signerInfos) == 1,
             let signerInfo = wo_sk_CMS_SignerInfo_value(signerInfos, 0)
         else {
-            let count = CMS_get0_SignerInfos(cms.pointer).map { wo_sk_CMS_SignerInfo_num($0) } ?? 0
-            outcome.errors.append(.invalidCMS(reason: "it has \(count) signers; exactly one is required"))
-            return
-        }
-
-        let (digestNID, digest) = Self.digestAlgorithm(of: signerInfo)
-        guard [NID_sha256, NID_sha384, NID_sha512].contains(digestNID) else {
-            outcome.errors.append(.unsupportedDigest(algorithm: digest))
+            outcome.errors.append(.invalidCMS(reason: "OpenSSL does not find exactly one signer"))
             return
         }
         outcome.signingTime = Self.signingTime(of: signerInfo)
@@ -117,7 +112,7 @@ struct SignatureVerifier: Sendable {
             notBefore: leaf.notBefore,
             notAfter: leaf.notAfter,
             chain: [],
-            digestAlgorithm: digest
+            digestAlgorithm: layout.digestAlgorithm.name
         )
         defer { outcome.signer = facts }
 
@@ -158,47 +153,12 @@ struct SignatureVerifier: Sendable {
                 return
             }
         case .failed(_, let description, let certificate):
-            let subject = certificate.map { " ('\($0.subjectDescription)')" } ?? ""
+            let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
             outcome.errors.append(.untrustedChain(reason: description + subject))
             return
         }
         facts.chain = chain.map(\.subjectDescription)
         outcome.errors += OrderSignerPolicy.violations(chain: chain, orderTypeIdentifier: orderTypeIdentifier)
-    }
-
-    /// The ContentInfo and its embedded certificates. Plain DER takes the fast path: the
-    /// certificates are cut out (``SignedDataCertificates``) and come from the cache; anything
-    /// else, or anything the fast path cannot parse, is parsed whole by OpenSSL.
-    private func parse(_ signature: Data) throws(OpenSSLError) -> (CMSContentInfo, [X509Certificate]) {
-        if let split = SignedDataCertificates.split(signature), !split.certificates.isEmpty,
-            let structure = try? CMSContentInfo(der: split.structure)
-        {
-            var certificates: [X509Certificate] = []
-            for der in split.certificates {
-                guard let certificate = try? certificateCache.certificate(der: der) else { return try parseWhole(signature) }
-                certificates.append(certificate)
-            }
-            return (structure, certificates)
-        }
-        return try parseWhole(signature)
-    }
-
-    private func parseWhole(_ signature: Data) throws(OpenSSLError) -> (CMSContentInfo, [X509Certificate]) {
-        let cms = try CMSContentInfo(der: signature)
-        let certificates = CMS_get1_certs(cms.pointer).map { X509CertificateStack(taking: $0).certificates } ?? []
-        return (cms, certificates)
-    }
-
-    /// The signer's digest algorithm: its NID and a display name (`sha256`, or the OID when unnamed).
-    private static func digestAlgorithm(of signerInfo: OpaquePointer) -> (nid: Int32, name: String) {
-        var algorithm: UnsafeMutablePointer<X509_ALGOR>?
-        CMS_SignerInfo_get0_algs(signerInfo, nil, nil, &algorithm, nil)
-        var object: OpaquePointer?
-        if let algorithm { X509_ALGOR_get0(&object, nil, nil, algorithm) }
-        guard let object else { return (NID_undef, "unknown") }
-        let nid = OBJ_obj2nid(object)
-        if nid != NID_undef, let name = OBJ_nid2ln(nid) { return (nid, String(cString: name)) }
-        return (nid, ASN1Object.dottedText(of: object))
     }
 
     /// The CMS signingTime signed attribute (UTCTime or GeneralizedTime), if present.

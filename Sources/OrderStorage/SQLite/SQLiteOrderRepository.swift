@@ -20,7 +20,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         do {
             try self.init(database: StoreDatabase.open(at: path, migrator: OrderStorageSchema.migrator, busyTimeout: busyTimeout))
         } catch {
-            throw .unavailable(reason: error.reason)
+            throw OrderStoreError(error)
         }
     }
 
@@ -30,6 +30,7 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
+        try Self.requireExact(candidate.identifier)
         let addedAt = Self.microseconds(time)
         return try await perform { () async throws -> OrderVersionPolicy.Decision in
             try await self.database.write { db in try Self.save(candidate, addedAt: addedAt, in: db) }
@@ -40,6 +41,7 @@ public final class SQLiteOrderRepository: OrderRepository {
     public func save(
         contentsOf candidates: [OrderCandidate], at time: Date
     ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
+        for candidate in candidates { try Self.requireExact(candidate.identifier) }
         let addedAt = Self.microseconds(time)
         return try await perform { () async throws -> [OrderVersionPolicy.Decision] in
             try await self.database.write { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
@@ -87,7 +89,8 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
-        try read { db in
+        guard Self.isExact(identifier) else { return nil }
+        return try read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: Self.currentSQL), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             )
@@ -107,8 +110,15 @@ public final class SQLiteOrderRepository: OrderRepository {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let type = query.orderTypeIdentifier {
+            guard SQLiteText.isExact(type) else { return [] }
             conditions.append("orderTypeIdentifier = ?")
             arguments += [type]
+        }
+        if let types = query.orderTypeIdentifiers {
+            let exact = types.filter(SQLiteText.isExact).sorted()
+            guard !exact.isEmpty else { return [] }
+            conditions.append("orderTypeIdentifier IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))")
+            arguments += StatementArguments(exact)
         }
         if let status = query.status {
             conditions.append("status = ?")
@@ -128,7 +138,8 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
-        try read { db in
+        guard Self.isExact(identifier) else { return [] }
+        return try read { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             let previous = try Row.fetchAll(db.cachedStatement(sql: Self.historySQL), arguments: arguments).map(Self.storedOrder)
             let current = try Row.fetchOne(db.cachedStatement(sql: Self.currentSQL), arguments: arguments).map(Self.storedOrder)
@@ -137,7 +148,8 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
-        try await perform {
+        guard Self.isExact(identifier) else { return false }
+        return try await perform {
             try await self.database.write { db in
                 let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
                 try db.execute(
@@ -155,6 +167,19 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     // MARK: - Helpers
+
+    /// No stored key contains U+0000 (``SQLiteText``), so a lookup for one finds nothing rather
+    /// than its prefix.
+    private static func isExact(_ identifier: FullyQualifiedOrderIdentifier) -> Bool {
+        SQLiteText.isExact(identifier.orderTypeIdentifier) && SQLiteText.isExact(identifier.orderIdentifier)
+    }
+
+    private static func requireExact(_ identifier: FullyQualifiedOrderIdentifier) throws(OrderStoreError) {
+        guard isExact(identifier) else {
+            throw .unavailable(
+                reason: "an identifier containing U+0000 cannot be stored exactly (\(identifier.clippedDescription))")
+        }
+    }
 
     private static let versionColumns = """
         orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
@@ -184,7 +209,8 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
-        try read { db in
+        guard Self.isExact(identifier) else { return nil }
+        return try read { db in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT \(column) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"),
                 arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
@@ -203,7 +229,7 @@ public final class SQLiteOrderRepository: OrderRepository {
 
     private static func timestamp(_ text: String) throws -> RFC3339Timestamp {
         guard let timestamp = RFC3339Timestamp(text) else {
-            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp '\(text)'")
+            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
         }
         return timestamp
     }
@@ -224,7 +250,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         } catch let error as OrderStoreError {
             throw error
         } catch {
-            throw .unavailable(reason: StoreDatabase.describe(error))
+            throw OrderStoreError(StorageError(error, path: database.path))
         }
     }
 
@@ -235,7 +261,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         } catch let error as OrderStoreError {
             throw error
         } catch {
-            throw .unavailable(reason: StoreDatabase.describe(error))
+            throw OrderStoreError(StorageError(error, path: database.path))
         }
     }
 }

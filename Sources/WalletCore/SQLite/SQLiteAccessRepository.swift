@@ -105,6 +105,9 @@ public final class SQLiteAccessRepository: AccessRepository {
     }
 
     public func entitle(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError) {
+        guard types.allSatisfy(SQLiteText.isExact) else {
+            throw StorageError(reason: "an order type identifier containing U+0000 cannot be stored")
+        }
         try await write { db in
             for type in types.sorted() {
                 try db.execute(
@@ -202,7 +205,7 @@ public final class SQLiteAccessRepository: AccessRepository {
         do {
             return try database.read(body)
         } catch {
-            throw StorageError(reason: StoreDatabase.describe(error))
+            throw StorageError(error, path: database.path)
         }
     }
 
@@ -210,7 +213,7 @@ public final class SQLiteAccessRepository: AccessRepository {
         do {
             return try await database.write(body)
         } catch {
-            throw StorageError(reason: StoreDatabase.describe(error))
+            throw StorageError(error, path: database.path)
         }
     }
 }

@@ -1,14 +1,29 @@
+import GRDB
+
 /// The shared database file could not be opened, read or written.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for people: "cannot open …: the file is not an SQLite database".
     public var reason: String
+    /// The file is damaged (SQLite found corruption): `store.corrupt` rather than
+    /// `store.unavailable`, and ``reason`` says what to do.
+    public var isCorrupt: Bool
 
-    public init(reason: String) {
+    public init(reason: String, isCorrupt: Bool = false) {
         self.reason = reason
+        self.isCorrupt = isCorrupt
+    }
+
+    /// A database error, as `store.corrupt` when SQLite reports a damaged file.
+    public init(_ error: any Error, path: String? = nil) {
+        if StoreDatabase.isCorruption(error) {
+            self.init(reason: StoreDatabase.corruptionAdvice(path: path), isCorrupt: true)
+        } else {
+            self.init(reason: StoreDatabase.describe(error))
+        }
     }
 
     /// Stable code, as every error in this project has.
-    public var code: String { "store.unavailable" }
+    public var code: String { isCorrupt ? "store.corrupt" : "store.unavailable" }
 
-    public var description: String { "the store is unavailable: \(reason)" }
+    public var description: String { isCorrupt ? "the store is damaged: \(reason)" : "the store is unavailable: \(reason)" }
 }

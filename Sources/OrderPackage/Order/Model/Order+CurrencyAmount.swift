@@ -24,7 +24,7 @@ extension Order {
             if let text = try? container.decode(String.self, forKey: .amount) {
                 guard let value = Decimal(exactLiteral: text) else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: .amount, in: container, debugDescription: "'\(text)' is not a decimal amount")
+                        forKey: .amount, in: container, debugDescription: "\(MessageText.quote(text)) is not a decimal amount")
                 }
                 amount = value
             } else {

@@ -30,7 +30,8 @@ extension Order {
             case "pickup": self = .pickup(try PickupFulfillment(from: decoder))
             case let other:
                 throw DecodingError.dataCorruptedError(
-                    forKey: .fulfillmentType, in: container, debugDescription: "unknown fulfillmentType '\(other)'")
+                    forKey: .fulfillmentType, in: container,
+                    debugDescription: "unknown fulfillmentType \(MessageText.quote(other))")
             }
         }
 

@@ -1,0 +1,339 @@
+/// The record layout of a zip archive, checked before libzip reads it so that every kind of
+/// reader sees the same files.
+///
+/// Readers disagree about ambiguous archives. libzip takes the first plausible end record in the
+/// last 64 KiB, `unzip` and Python the last one; all of them then trust the central directory,
+/// while streaming readers walk the local headers from the front. Appending a second archive,
+/// hiding one in the archive comment, leaving bytes between entries, or giving a local header
+/// another name than its central-directory record shows each kind of reader different files,
+/// and only one of them is the signed package.
+///
+/// So the layout must be canonical, with every byte belonging to exactly one record:
+/// - the entries tile the file from byte 0 in offset order: local header, data, and the data
+///   descriptor when the entry's flags announce one;
+/// - the central directory follows the last entry, and the end record follows the directory;
+/// - the end record's comment runs exactly to the end of the file and holds no record signature;
+/// - each local header repeats its central-directory record: name, flags, method, and CRC-32 and
+///   sizes (each may be zero instead when a data descriptor carries them, which must then agree);
+/// - extra fields are well formed, and a Unicode Path field (0x7075) names the entry as its
+///   header does;
+/// - no ZIP64 record: an archive within ``ArchiveLimits`` never needs one.
+///
+/// A data descriptor is read with or without its optional signature, as real writers (Java's
+/// `ZipOutputStream`, Go's `archive/zip`) emit it.
+struct ZipLayout {
+    /// One central-directory record; ``dataRange`` is set once its local header is confirmed.
+    struct Entry {
+        /// Where the name lies in the archive's bytes.
+        var nameRange: Range<Int>
+        var flags: UInt16
+        var method: UInt16
+        var crc32: UInt32
+        var compressedSize: Int
+        var uncompressedSize: Int
+        var localHeaderOffset: Int
+        /// Where the (compressed) data lies in the archive's bytes.
+        var dataRange: Range<Int> = 0..<0
+
+        /// General-purpose flag bit 3: CRC-32 and sizes follow the data in a descriptor.
+        var hasDataDescriptor: Bool { flags & 0x0008 != 0 }
+    }
+
+    /// The entries in central-directory order (the order libzip numbers them in).
+    let entries: [Entry]
+
+    private static let localHeaderSignature: UInt32 = 0x0403_4B50
+    private static let centralHeaderSignature: UInt32 = 0x0201_4B50
+    private static let endRecordSignature: UInt32 = 0x0605_4B50
+    private static let zip64LocatorSignature: UInt32 = 0x0706_4B50
+    private static let dataDescriptorSignature: UInt32 = 0x0807_4B50
+    private static let endRecordSize = 22
+    private static let centralHeaderSize = 46
+    private static let localHeaderSize = 30
+
+    /// Checks the layout of `bytes`.
+    ///
+    /// - Throws: ``ArchiveRejection`` with one problem: `archive.notZip` when there is no end
+    ///   record (and the file does not start like a zip), `archive.tooManyEntries` when the end
+    ///   record counts more than `maximumEntryCount`, and `archive.corrupt` naming the entry (when
+    ///   one is concerned) for everything else.
+    init(validating bytes: UnsafeRawBufferPointer, maximumEntryCount: Int) throws(ArchiveRejection) {
+        let reader = LittleEndianReader(bytes)
+        let end = try Self.endRecord(reader)
+        let totalEntries = Int(reader.u16(end + 10))
+        guard totalEntries <= maximumEntryCount else {
+            throw ArchiveRejection([.tooManyEntries(count: totalEntries, limit: maximumEntryCount)])
+        }
+        let directoryOffset = Int(reader.u32(end + 16))
+        let directorySize = Int(reader.u32(end + 12))
+        guard directoryOffset + directorySize == end else {
+            if directoryOffset + directorySize < end {
+                throw Self.corrupt(
+                    nil,
+                    "the central directory does not end where its end record begins: \(end - directoryOffset - directorySize) "
+                        + "bytes belong to no record (another archive or data was inserted or appended)")
+            }
+            throw Self.corrupt(nil, "the central directory overlaps its end record")
+        }
+
+        let records = try Self.centralDirectory(reader, from: directoryOffset, to: end, count: totalEntries)
+        entries = try Self.tile(reader, records, directoryOffset: directoryOffset)
+    }
+
+    // MARK: - End record
+
+    /// The offset of the one end record, which must end the file with its comment.
+    private static func endRecord(_ reader: LittleEndianReader) throws(ArchiveRejection) -> Int {
+        let count = reader.count
+        // The last end-record signature: no later one may hide in the comment, so scanning back
+        // from the end stops at the real record (and at once when there is no comment).
+        var position = count - endRecordSize
+        while position >= 0, reader.byte(position) != 0x50 || reader.u32(position) != endRecordSignature { position -= 1 }
+        guard position >= 0 else {
+            if count >= 4, reader.u32(0) == localHeaderSignature {
+                throw corrupt(nil, "truncated: the end of central directory record is missing")
+            }
+            throw ArchiveRejection([.notZip])
+        }
+        let commentEnd = position + endRecordSize + Int(reader.u16(position + 20))
+        guard commentEnd == count else {
+            if commentEnd < count {
+                let extra = count - commentEnd
+                throw corrupt(
+                    nil,
+                    "\(extra) \(extra == 1 ? "byte follows" : "bytes follow") the end of central directory record "
+                        + "(another archive or data was appended)")
+            }
+            throw corrupt(nil, "truncated: the archive comment runs past the end of the file")
+        }
+        if let signature = recordSignature(in: reader, position + endRecordSize..<count) {
+            throw corrupt(nil, "the archive comment holds a zip record signature at offset \(signature)")
+        }
+        let disks = (reader.u16(position + 4), reader.u16(position + 6))
+        let counts = (reader.u16(position + 8), reader.u16(position + 10))
+        let isZip64 =
+            counts.0 == 0xFFFF || counts.1 == 0xFFFF || reader.u32(position + 12) == 0xFFFF_FFFF
+            || reader.u32(position + 16) == 0xFFFF_FFFF
+            || (position >= 20 && reader.u32(position - 20) == zip64LocatorSignature)
+        if isZip64 { throw corrupt(nil, "ZIP64 records are not accepted; an order package never needs them") }
+        guard disks == (0, 0) else { throw corrupt(nil, "multi-disk archives are not supported") }
+        guard counts.0 == counts.1 else {
+            throw corrupt(nil, "the end record counts \(counts.0) entries on this disk but \(counts.1) in total")
+        }
+        return position
+    }
+
+    /// The offset of the first `PK` followed by a record type (`01 02`, `03 04`, `05 06`, `06 06`,
+    /// `06 07`, `07 08`, …) in `range`.
+    private static func recordSignature(in reader: LittleEndianReader, _ range: Range<Int>) -> Int? {
+        guard range.count >= 4 else { return nil }
+        for position in range.lowerBound...(range.upperBound - 4)
+        where reader.byte(position) == 0x50 && reader.byte(position + 1) == 0x4B
+            && (1...8).contains(reader.byte(position + 2)) && (1...8).contains(reader.byte(position + 3))
+        {
+            return position
+        }
+        return nil
+    }
+
+    // MARK: - Central directory
+
+    private static func centralDirectory(
+        _ reader: LittleEndianReader, from start: Int, to end: Int, count: Int
+    ) throws(ArchiveRejection) -> [Entry] {
+        var records: [Entry] = []
+        records.reserveCapacity(count)
+        var cursor = start
+        for index in 0..<count {
+            guard cursor + centralHeaderSize <= end, reader.u32(cursor) == centralHeaderSignature else {
+                throw corrupt(nil, "central directory record \(index + 1) of \(count) is missing or damaged")
+            }
+            let nameLength = Int(reader.u16(cursor + 28))
+            let extraLength = Int(reader.u16(cursor + 30))
+            let commentLength = Int(reader.u16(cursor + 32))
+            let nameRange = cursor + centralHeaderSize..<cursor + centralHeaderSize + nameLength
+            let recordEnd = nameRange.upperBound + extraLength + commentLength
+            guard recordEnd <= end else {
+                throw corrupt(nil, "central directory record \(index + 1) runs past the directory's end")
+            }
+            let name = displayName(reader, nameRange)
+            let record = Entry(
+                nameRange: nameRange, flags: reader.u16(cursor + 8), method: reader.u16(cursor + 10),
+                crc32: reader.u32(cursor + 16), compressedSize: Int(reader.u32(cursor + 20)),
+                uncompressedSize: Int(reader.u32(cursor + 24)), localHeaderOffset: Int(reader.u32(cursor + 42)))
+            if record.compressedSize == 0xFFFF_FFFF || record.uncompressedSize == 0xFFFF_FFFF
+                || record.localHeaderOffset == 0xFFFF_FFFF
+            {
+                throw corrupt(name, "ZIP64 records are not accepted; an order package never needs them")
+            }
+            guard reader.u16(cursor + 34) == 0 else { throw corrupt(name, "the entry starts on another disk") }
+            try checkExtraField(
+                reader, nameRange.upperBound..<nameRange.upperBound + extraLength, nameRange: nameRange, entry: name,
+                in: "central directory")
+            records.append(record)
+            cursor = recordEnd
+        }
+        guard cursor == end else {
+            throw corrupt(nil, "\(end - cursor) bytes of the central directory belong to no record")
+        }
+        return records
+    }
+
+    // MARK: - Entries
+
+    /// Walks the entries in offset order from byte 0, checking that each local header agrees with
+    /// its record and that each entry ends where the next begins.
+    private static func tile(
+        _ reader: LittleEndianReader, _ records: [Entry], directoryOffset: Int
+    ) throws(ArchiveRejection) -> [Entry] {
+        var entries = records
+        var cursor = 0
+        for (index, record) in records.enumerated().sorted(by: { $0.element.localHeaderOffset < $1.element.localHeaderOffset }) {
+            let name = displayName(reader, record.nameRange)
+            let offset = record.localHeaderOffset
+            guard offset == cursor else {
+                if offset < cursor { throw corrupt(name, "the entry overlaps the entry before it") }
+                throw corrupt(name, "\(offset - cursor) bytes before the entry belong to no entry")
+            }
+            guard offset + localHeaderSize <= directoryOffset, reader.u32(offset) == localHeaderSignature else {
+                throw corrupt(name, "the local file header is missing or damaged")
+            }
+            let flags = reader.u16(offset + 6)
+            let method = reader.u16(offset + 8)
+            let nameLength = Int(reader.u16(offset + 26))
+            let extraLength = Int(reader.u16(offset + 28))
+            let localName = offset + localHeaderSize..<offset + localHeaderSize + nameLength
+            let dataStart = localName.upperBound + extraLength
+            guard dataStart <= directoryOffset else {
+                throw corrupt(name, "the local file header runs into the central directory")
+            }
+            guard reader.bytesEqual(localName, record.nameRange) else {
+                throw corrupt(
+                    name,
+                    "the local file header names it \(MessageText.quote(displayName(reader, localName))); the central directory disagrees"
+                )
+            }
+            guard flags == record.flags else {
+                throw corrupt(
+                    name, "the local file header's flags (\(flags)) differ from the central directory's (\(record.flags))")
+            }
+            guard method == record.method else {
+                throw corrupt(
+                    name,
+                    "the local file header's compression method (\(method)) differs from the central directory's (\(record.method))"
+                )
+            }
+            // With a data descriptor, writers leave each of these zero or fill it in (Info-ZIP
+            // writing to a pipe knows the uncompressed size only); either way it agrees.
+            let deferred = flags & 0x0008 != 0
+            let local = (reader.u32(offset + 14), Int(reader.u32(offset + 18)), Int(reader.u32(offset + 22)))
+            let agrees =
+                (local.0 == record.crc32 || deferred && local.0 == 0)
+                && (local.1 == record.compressedSize || deferred && local.1 == 0)
+                && (local.2 == record.uncompressedSize || deferred && local.2 == 0)
+            guard agrees else {
+                throw corrupt(name, "the local file header's CRC-32 or sizes differ from the central directory's")
+            }
+            try checkExtraField(
+                reader, localName.upperBound..<dataStart, nameRange: localName, entry: name, in: "local file header")
+
+            let dataEnd = dataStart + record.compressedSize
+            guard dataEnd <= directoryOffset else { throw corrupt(name, "the entry's data runs into the central directory") }
+            cursor = dataEnd
+            if flags & 0x0008 != 0 {
+                cursor = try descriptorEnd(reader, at: dataEnd, record, limit: directoryOffset, entry: name)
+            }
+            entries[index].dataRange = dataStart..<dataEnd
+        }
+        guard cursor == directoryOffset else {
+            throw corrupt(
+                nil, "\(directoryOffset - cursor) bytes between the last entry and the central directory belong to no entry")
+        }
+        return entries
+    }
+
+    /// Where a data descriptor (CRC-32, compressed and uncompressed size, optionally preceded by
+    /// its signature) that agrees with `record` ends.
+    private static func descriptorEnd(
+        _ reader: LittleEndianReader, at offset: Int, _ record: Entry, limit: Int, entry: String
+    ) throws(ArchiveRejection) -> Int {
+        func agrees(at position: Int) -> Bool {
+            position + 12 <= limit && reader.u32(position) == record.crc32
+                && Int(reader.u32(position + 4)) == record.compressedSize
+                && Int(reader.u32(position + 8)) == record.uncompressedSize
+        }
+        if offset + 4 <= limit, reader.u32(offset) == dataDescriptorSignature, agrees(at: offset + 4) { return offset + 16 }
+        if agrees(at: offset) { return offset + 12 }
+        throw corrupt(entry, "the data descriptor is missing or differs from the central directory")
+    }
+
+    /// Extra fields must tile their area as (id, size, data) records; ZIP64 fields are refused and
+    /// a Unicode Path field must repeat the header's name.
+    private static func checkExtraField(
+        _ reader: LittleEndianReader, _ range: Range<Int>, nameRange: Range<Int>, entry: String, in place: String
+    ) throws(ArchiveRejection) {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            guard cursor + 4 <= range.upperBound else { throw corrupt(entry, "the \(place)'s extra field is malformed") }
+            let id = reader.u16(cursor)
+            let size = Int(reader.u16(cursor + 2))
+            let data = cursor + 4..<cursor + 4 + size
+            guard data.upperBound <= range.upperBound else { throw corrupt(entry, "the \(place)'s extra field is malformed") }
+            switch id {
+            case 0x0001:
+                throw corrupt(entry, "ZIP64 records are not accepted; an order package never needs them")
+            case 0x7075:
+                // Info-ZIP Unicode Path: version 1, CRC-32 of the header name, then a UTF-8 name
+                // that readers supporting it show instead of the header's.
+                let unicodeName = data.lowerBound + 5..<data.upperBound
+                guard size >= 5, reader.byte(data.lowerBound) == 1, reader.bytesEqual(unicodeName, nameRange) else {
+                    throw corrupt(entry, "the \(place)'s Unicode Path extra field names another file")
+                }
+            default:
+                break
+            }
+            cursor = data.upperBound
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func corrupt(_ entry: String?, _ reason: String) -> ArchiveRejection {
+        ArchiveRejection([.corrupt(entry: entry, reason: reason)])
+    }
+
+    /// An entry name for messages: decoded leniently and cut short, since names can be 64 KiB.
+    static func displayName(_ reader: LittleEndianReader, _ range: Range<Int>) -> String {
+        let clipped = range.lowerBound..<min(range.upperBound, range.lowerBound + 200)
+        let text = String(decoding: reader.bytes[clipped], as: UTF8.self)
+        return range.count > 200 ? text + "…" : text
+    }
+}
+
+/// Bounds-trusting little-endian loads from a byte buffer; callers check ranges first.
+struct LittleEndianReader {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var count: Int { bytes.count }
+
+    func byte(_ offset: Int) -> UInt8 { bytes[offset] }
+
+    func u16(_ offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    func u32(_ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+
+    /// Whether two ranges hold the same bytes.
+    func bytesEqual(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        guard first.count == second.count, first.upperBound <= count, second.upperBound <= count else { return false }
+        return bytes[first].elementsEqual(bytes[second])
+    }
+}

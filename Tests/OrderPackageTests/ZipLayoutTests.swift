@@ -1,0 +1,201 @@
+import Foundation
+import TestArchiveTable
+import Testing
+
+@testable import OrderPackage
+
+/// Archives that different readers would read differently. Each starts from a signed, valid
+/// order laid out again by hand (``RawZip``), so that the only thing wrong is the layout.
+@Suite("Zip layout: every reader sees the same files")
+struct ZipLayoutTests {
+    /// The files of a signed order, in archive order.
+    static let files: [(String, Data)] = {
+        guard let data = try? TestOrderArchive.make(), let archive = try? ZipArchive(reading: data) else { return [] }
+        return archive.entries.map { ($0.name, $0.contents) }
+    }()
+
+    static func report(_ data: Data) throws -> VerificationReport {
+        try TestOrderArchive.verifier().verify(data)
+    }
+
+    /// The codes and paths of the errors.
+    static func errors(_ zip: RawZip) throws -> [String] {
+        try report(zip.bytes()).errors.map { "\($0.code.rawValue)@\($0.path ?? "-")" }
+    }
+
+    static func tampered() -> RawZip {
+        var zip = RawZip(files: files)
+        if let index = zip.entries.firstIndex(where: { $0.name == Array("order.json".utf8) }) {
+            zip.entries[index].contents = Data(
+                String(decoding: zip.entries[index].contents, as: UTF8.self)
+                    .replacingOccurrences(of: "ORDER-1", with: "ORDER-X").utf8)
+        }
+        return zip
+    }
+
+    @Test(
+        "a canonical archive is valid: stored or deflated, with or without data descriptors",
+        arguments: [UInt16(0), 8], [RawZip.DataDescriptor?.none, .withSignature, .withoutSignature])
+    func canonical(method: UInt16, descriptor: RawZip.DataDescriptor?) throws {
+        #expect(Self.files.count == 5)
+        var zip = RawZip(files: Self.files, method: method)
+        for index in zip.entries.indices { zip.entries[index].dataDescriptor = descriptor }
+        let report = try Self.report(zip.bytes())
+        #expect(report.isValid, "\(report.errors)")
+    }
+
+    @Test("a data-descriptor entry whose local header carries the real values (as Info-ZIP writes to a pipe) is valid")
+    func descriptorWithFilledLocalHeader() throws {
+        var zip = RawZip(files: Self.files)
+        for index in zip.entries.indices {
+            zip.entries[index].dataDescriptor = .withoutSignature
+            zip.entries[index].zeroLocalSizes = false
+        }
+        zip.entries[0].local.crc32 = 0
+        #expect(try Self.report(zip.bytes()).isValid)
+    }
+
+    @Test("a valid archive followed by a tampered one is rejected; so is one hidden in the comment")
+    func appendedArchive() throws {
+        let valid = RawZip(files: Self.files).bytes()
+        let appended = valid + Self.tampered().bytes()
+        #expect(try Self.report(appended).errorCodes == [.archiveCorrupt])
+
+        var hiding = RawZip(files: Self.files)
+        hiding.comment = Self.tampered().bytes()
+        #expect(try Self.report(hiding.bytes()).errorCodes == [.archiveCorrupt])
+        // A comment holding only a record signature, without a whole archive, is refused as such.
+        var signature = RawZip(files: Self.files)
+        signature.comment = Data("see PK\u{03}\u{04}".utf8)
+        let report = try Self.report(signature.bytes())
+        #expect(report.errorCodes == [.archiveCorrupt])
+        #expect(report.errors.first?.message.contains("comment holds a zip record signature") == true)
+    }
+
+    @Test("bytes after the end record, or a second end record, are rejected")
+    func trailingBytes() throws {
+        var zip = RawZip(files: Self.files)
+        zip.trailingBytes = Data("trailing".utf8)
+        let trailing = try Self.report(zip.bytes())
+        #expect(trailing.errorCodes == [.archiveCorrupt])
+        #expect(trailing.errors.first?.message.contains("8 bytes follow the end of central directory record") == true)
+
+        let valid = RawZip(files: Self.files).bytes()
+        let twoEndRecords = valid + valid.suffix(22)
+        #expect(try Self.report(twoEndRecords).errorCodes == [.archiveCorrupt])
+        // A comment that merely mentions "PK" without a record type is fine.
+        var commented = RawZip(files: Self.files)
+        commented.comment = Data("PKG v1".utf8)
+        #expect(try Self.report(commented.bytes()).isValid)
+    }
+
+    @Test("bytes between entries, or between the last entry and the directory, are rejected")
+    func gaps() throws {
+        var between = RawZip(files: Self.files)
+        between.entries[2].gapBefore = Data(count: 16)
+        let name = String(decoding: between.entries[2].name, as: UTF8.self)
+        #expect(try Self.errors(between) == ["archive.corrupt@\(name)"])
+
+        var beforeDirectory = RawZip(files: Self.files)
+        beforeDirectory.gapBeforeDirectory = Self.tampered().bytes()
+        #expect(try Self.errors(beforeDirectory) == ["archive.corrupt@-"])
+
+        var beforeFirst = RawZip(files: Self.files)
+        beforeFirst.entries[0].gapBefore = Data("#!/bin/sh\n".utf8)
+        #expect(try Self.report(beforeFirst.bytes()).errorCodes == [.archiveCorrupt])
+    }
+
+    @Test("two directory records pointing at one local header are rejected")
+    func overlappingEntries() throws {
+        var zip = RawZip(files: Self.files)
+        zip.entries.append(RawZip.Entry(name: "copy.png", contents: zip.entries[0].contents))
+        zip.entries[zip.entries.count - 1].localHeaderOffsetOverride = 0
+        let report = try Self.report(zip.bytes())
+        #expect(report.errorCodes == [.archiveCorrupt])
+    }
+
+    enum LocalLie: String, CaseIterable, CustomTestStringConvertible {
+        case name, flags, method, crc, compressedSize, uncompressedSize, signature
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a local header that disagrees with the central directory is rejected, naming the entry", arguments: LocalLie.allCases)
+    func localHeaderDisagrees(_ lie: LocalLie) throws {
+        var zip = RawZip(files: Self.files)
+        guard let index = zip.entries.firstIndex(where: { $0.name == Array("signature".utf8) }) else {
+            Issue.record("no signature entry")
+            return
+        }
+        switch lie {
+        case .name: zip.entries[index].local.name = Array("sicnature".utf8)
+        case .flags: zip.entries[index].local.flags = 0x0800
+        case .method: zip.entries[index].local.method = 0
+        case .crc: zip.entries[index].local.crc32 = 0xDEAD_BEEF
+        case .compressedSize: zip.entries[index].local.compressedSize = 1
+        case .uncompressedSize: zip.entries[index].local.uncompressedSize = 1
+        case .signature: zip.entries[index].local.signature = 0x0403_4B51
+        }
+        #expect(try Self.errors(zip) == ["archive.corrupt@signature"])
+    }
+
+    @Test("a deflate stream that ends before a data-descriptor entry's compressed size is rejected")
+    func deflateEndsEarly() throws {
+        var zip = RawZip(files: Self.files)
+        for index in zip.entries.indices { zip.entries[index].dataDescriptor = .withSignature }
+        zip.entries[0].trailingCompressedBytes = RawZip(files: [("order.json", Data("{}".utf8))]).bytes()
+        let name = String(decoding: zip.entries[0].name, as: UTF8.self)
+        #expect(try Self.errors(zip) == ["archive.corrupt@\(name)"])
+    }
+
+    @Test("a data descriptor that is missing or disagrees is rejected")
+    func badDescriptor() throws {
+        var zip = RawZip(files: Self.files)
+        zip.entries[1].dataDescriptor = .withSignature
+        var bytes = zip.bytes()
+        // The descriptor of entry 1 follows its data; corrupt its CRC.
+        let descriptor = try #require(bytes.range(of: Data([0x50, 0x4B, 0x07, 0x08])))
+        bytes[descriptor.upperBound] ^= 0xFF
+        let name = String(decoding: zip.entries[1].name, as: UTF8.self)
+        #expect(try Self.report(bytes).errors.map { "\($0.code.rawValue)@\($0.path ?? "-")" } == ["archive.corrupt@\(name)"])
+    }
+
+    @Test("a Unicode Path extra field naming another file is rejected; one repeating the name is fine")
+    func unicodePath() throws {
+        func unicodePath(_ name: String) -> Data {
+            RawZip.extraField(id: 0x7075, Data([1]) + Data(count: 4) + Data(name.utf8))
+        }
+        var other = RawZip(files: Self.files)
+        other.entries[0].centralExtra = unicodePath("evil.png")
+        #expect(try Self.report(other.bytes()).errorCodes == [.archiveCorrupt])
+
+        var same = RawZip(files: Self.files)
+        let name = String(decoding: same.entries[0].name, as: UTF8.self)
+        same.entries[0].localExtra = unicodePath(name)
+        same.entries[0].centralExtra = unicodePath(name)
+        #expect(try Self.report(same.bytes()).isValid)
+
+        var malformed = RawZip(files: Self.files)
+        malformed.entries[0].localExtra = Data([0x55, 0x54, 0x09])
+        #expect(try Self.report(malformed.bytes()).errorCodes == [.archiveCorrupt])
+    }
+
+    @Test("ZIP64 extra fields and end records are refused")
+    func zip64() throws {
+        var zip = RawZip(files: Self.files)
+        zip.entries[0].centralExtra = RawZip.extraField(id: 0x0001, Data(count: 16))
+        let report = try Self.report(zip.bytes())
+        #expect(report.errorCodes == [.archiveCorrupt])
+        #expect(report.errors.first?.message.contains("ZIP64") == true)
+    }
+
+    @Test("a too-large entry count in the end record is refused before the directory is read")
+    func entryCount() throws {
+        var bytes = RawZip(files: Self.files).bytes()
+        // Both entry counts of the end record (this disk, total) become 511.
+        for offset in [14, 12] {
+            bytes[bytes.count - offset] = 0xFF
+            bytes[bytes.count - offset + 1] = 0x01
+        }
+        #expect(try Self.report(bytes).errorCodes == [.archiveTooManyEntries])
+    }
+}

@@ -1,0 +1,195 @@
+import CZlib
+import Foundation
+
+/// A zip writer for tests that builds every record by hand, so that any field can disagree with
+/// another: local headers that lie about names or sizes, gaps, overlaps, trailing data, data
+/// descriptors in each style, extra fields, comments.
+///
+/// ```swift
+/// var zip = RawZip(files: [("order.json", json)])
+/// zip.entries[0].local.name = Array("orderx.json".utf8)
+/// let bytes = zip.bytes()
+/// ```
+public struct RawZip {
+    /// How an entry's CRC-32 and sizes follow its data (general-purpose flag bit 3).
+    public enum DataDescriptor: Sendable {
+        case withSignature
+        case withoutSignature
+    }
+
+    /// Values of the local header that differ from the central directory's, when set.
+    public struct LocalOverrides {
+        public var name: [UInt8]?
+        public var flags: UInt16?
+        public var method: UInt16?
+        public var crc32: UInt32?
+        public var compressedSize: UInt32?
+        public var uncompressedSize: UInt32?
+        public var signature: UInt32?
+    }
+
+    public struct Entry {
+        public var name: [UInt8]
+        public var contents: Data
+        /// 0 stored, 8 deflate; anything else is written as stored data with that method number.
+        public var method: UInt16
+        public var flags: UInt16 = 0
+        public var dataDescriptor: DataDescriptor?
+        /// Zero the local header's CRC-32 and sizes when a descriptor carries them.
+        public var zeroLocalSizes = true
+        public var local = LocalOverrides()
+        /// Bytes appended to the compressed data (and counted in the compressed size).
+        public var trailingCompressedBytes = Data()
+        public var localExtra = Data()
+        public var centralExtra = Data()
+        /// Bytes written before this entry's local header (not part of any record).
+        public var gapBefore = Data()
+        /// The central directory points at this entry's local header instead (overlaps).
+        public var localHeaderOffsetOverride: Int?
+
+        public init(name: String, contents: Data, method: UInt16 = 8) {
+            self.name = Array(name.utf8)
+            self.contents = contents
+            self.method = method
+        }
+    }
+
+    public var entries: [Entry]
+    public var comment = Data()
+    /// Bytes between the last entry and the central directory.
+    public var gapBeforeDirectory = Data()
+    /// Bytes after the end record (not counted in the comment length).
+    public var trailingBytes = Data()
+
+    public init(files: [(String, Data)], method: UInt16 = 8) {
+        entries = files.map { Entry(name: $0.0, contents: $0.1, method: method) }
+    }
+
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    public func bytes() -> Data {
+        var output = Data()
+        var directory = Data()
+        var offsets: [Int] = []
+        for entry in entries {
+            output += entry.gapBefore
+            offsets.append(output.count)
+            let compressed = (entry.method == 8 ? Self.deflate(entry.contents) : entry.contents) + entry.trailingCompressedBytes
+            let crc = Self.crc32(entry.contents)
+            let flags = entry.flags | (entry.dataDescriptor == nil ? 0 : 0x0008)
+            let zeroed = entry.dataDescriptor != nil && entry.zeroLocalSizes
+            var local = Data()
+            local.append(le32: entry.local.signature ?? 0x0403_4B50)
+            local.append(le16: 20)
+            local.append(le16: entry.local.flags ?? flags)
+            local.append(le16: entry.local.method ?? entry.method)
+            local.append(le16: 0x5000)  // 10:00
+            local.append(le16: 0x5C2F)  // 2026-01-15
+            local.append(le32: entry.local.crc32 ?? (zeroed ? 0 : crc))
+            local.append(le32: entry.local.compressedSize ?? (zeroed ? 0 : UInt32(compressed.count)))
+            local.append(le32: entry.local.uncompressedSize ?? (zeroed ? 0 : UInt32(entry.contents.count)))
+            let localName = entry.local.name ?? entry.name
+            local.append(le16: UInt16(localName.count))
+            local.append(le16: UInt16(entry.localExtra.count))
+            local += localName
+            local += entry.localExtra
+            output += local
+            output += compressed
+            switch entry.dataDescriptor {
+            case .withSignature?:
+                output.append(le32: 0x0807_4B50)
+                fallthrough
+            case .withoutSignature?:
+                output.append(le32: crc)
+                output.append(le32: UInt32(compressed.count))
+                output.append(le32: UInt32(entry.contents.count))
+            case nil:
+                break
+            }
+
+            directory.append(le32: 0x0201_4B50)
+            directory.append(le16: 0x031E)  // made by Unix, version 3.0
+            directory.append(le16: 20)
+            directory.append(le16: flags)
+            directory.append(le16: entry.method)
+            directory.append(le16: 0x5000)
+            directory.append(le16: 0x5C2F)
+            directory.append(le32: crc)
+            directory.append(le32: UInt32(compressed.count))
+            directory.append(le32: UInt32(entry.contents.count))
+            directory.append(le16: UInt16(entry.name.count))
+            directory.append(le16: UInt16(entry.centralExtra.count))
+            directory.append(le16: 0)  // comment
+            directory.append(le16: 0)  // disk
+            directory.append(le16: 0)  // internal attributes
+            directory.append(le32: 0o100644 << 16)
+            directory.append(le32: UInt32(entry.localHeaderOffsetOverride.map { offsets[$0] } ?? offsets.last ?? 0))
+            directory += entry.name
+            directory += entry.centralExtra
+        }
+        output += gapBeforeDirectory
+        let directoryOffset = output.count
+        output += directory
+        output.append(le32: 0x0605_4B50)
+        output.append(le16: 0)
+        output.append(le16: 0)
+        output.append(le16: UInt16(entries.count))
+        output.append(le16: UInt16(entries.count))
+        output.append(le32: UInt32(directory.count))
+        output.append(le32: UInt32(directoryOffset))
+        output.append(le16: UInt16(comment.count))
+        output += comment
+        output += trailingBytes
+        return output
+    }
+
+    /// Raw deflate (no zlib header), as zip entries hold it.
+    public static func deflate(_ data: Data) -> Data {
+        var stream = z_stream()
+        guard
+            deflateInit2_(
+                &stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
+        else { return Data() }
+        defer { deflateEnd(&stream) }
+        var input = [UInt8](data)
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        let produced = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer -> Int in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = uInt(inputBuffer.count)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = uInt(outputBuffer.count)
+                _ = CZlib.deflate(&stream, Z_FINISH)
+                return outputBuffer.count - Int(stream.avail_out)
+            }
+        }
+        return Data(output.prefix(produced))
+    }
+
+    public static func crc32(_ data: Data) -> UInt32 {
+        data.withUnsafeBytes { buffer in
+            UInt32(CZlib.crc32(0, buffer.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(buffer.count)))
+        }
+    }
+
+    /// An extra-field record.
+    public static func extraField(id: UInt16, _ data: Data) -> Data {
+        var field = Data()
+        field.append(le16: id)
+        field.append(le16: UInt16(data.count))
+        return field + data
+    }
+}
+
+extension Data {
+    mutating func append(le16 value: UInt16) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    mutating func append(le32 value: UInt32) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
