@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "wallet-orders",
     products: [
+        .library(name: "WalletPrimitives", targets: ["WalletPrimitives"]),
         .library(name: "OrderPackage", targets: ["OrderPackage"]),
         .library(name: "OrderStorage", targets: ["OrderStorage"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
@@ -39,10 +40,14 @@ let package = Package(
         // Function wrappers for OpenSSL macros Swift cannot import (stack accessors, OPENSSL_free).
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
 
+        // The bottom layer: no C, no database. RFC 3339 timestamps, ISO 8601 durations, exact
+        // decimals, JSON value/parser/path, message quoting, the error protocol.
+        .target(name: "WalletPrimitives"),
+
         // Bytes → verdict, and sources → signed bytes.
         .target(
             name: "OrderPackage",
-            dependencies: ["CZip", "CZlib", "COpenSSL", "COpenSSLShims"]
+            dependencies: ["WalletPrimitives", "CZip", "CZlib", "COpenSSL", "COpenSSLShims"]
         ),
 
         // What orders and financial data share: data types and availability, restriction,
@@ -50,7 +55,7 @@ let package = Package(
         .target(
             name: "WalletCore",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "WalletPrimitives", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -67,7 +72,7 @@ let package = Package(
         .target(
             name: "FinanceData",
             dependencies: [
-                "WalletCore", "OrderPackage", .product(name: "GRDB", package: "GRDB.swift"),
+                "WalletPrimitives", "WalletCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

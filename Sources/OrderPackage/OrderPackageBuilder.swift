@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Builds a signed order package: writes `manifest.json` (SHA-256 of every file), signs it into
 /// a detached CMS `signature` with the current signing time, and zips everything.

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// The verdict on one order package: valid or not, every error and warning, and the facts a
 /// backend needs to store or route it.

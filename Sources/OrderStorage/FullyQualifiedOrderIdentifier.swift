@@ -1,4 +1,5 @@
 import OrderPackage
+import WalletPrimitives
 
 /// An order's identity across merchants: its order type identifier (the signing certificate's)
 /// and its order identifier (unique within the type). Both match exactly, case-sensitively.

@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// A verified order ready to be stored: the archive, its order.json, and the facts the store
 /// indexes. ``OrderStore`` builds one from a valid ``VerificationReport``; a repository stores it

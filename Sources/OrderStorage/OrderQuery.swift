@@ -1,4 +1,5 @@
 import OrderPackage
+import WalletPrimitives
 
 /// Filters and a page for listing stored orders. Results are sorted by `updatedAt`, newest first,
 /// then by identifier, so pages are stable.

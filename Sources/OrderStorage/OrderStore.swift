@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// The newest valid version of every order, keyed by ``FullyQualifiedOrderIdentifier``, with
 /// FinanceKit's `saveOrder` and `containsOrder`.

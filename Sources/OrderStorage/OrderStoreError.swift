@@ -1,5 +1,6 @@
 import OrderPackage
 import WalletCore
+import WalletPrimitives
 
 /// Why an order could not be saved or the store could not be used. Each case has a stable
 /// ``code`` (documented in the README and printed by the CLI).

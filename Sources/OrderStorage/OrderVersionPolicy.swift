@@ -1,4 +1,5 @@
 import OrderPackage
+import WalletPrimitives
 
 /// The rule every repository applies, inside its write transaction, when a verified order
 /// arrives (FINANCEKIT-API.md §2.7, ORDER-FORMAT.md §7.5). Kept apart from storage so that every

@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// One stored version of an order: what the store knows without reading the archive.
 public struct StoredOrder: Sendable, Hashable, Codable {

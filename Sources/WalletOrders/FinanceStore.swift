@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// FinanceKit's `FinanceStore` on a server: the same names and shapes, for one client.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
 /// `orders access`: clients' authorizations and entitlements.
 struct AccessCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders add`: verify and store order packages.
 struct AddCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders check`: FinanceKit's containsOrder.
 struct CheckCommand: AsyncParsableCommand {

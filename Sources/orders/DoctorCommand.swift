@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
 /// `orders doctor`: checks a store file for damage without changing it.
 struct DoctorCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders export`: the stored archive, byte for byte.
 struct ExportCommand: AsyncParsableCommand {

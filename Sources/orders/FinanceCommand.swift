@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
 /// `orders finance`: accounts, balances, transactions and their history.
 struct FinanceCommand: AsyncParsableCommand {

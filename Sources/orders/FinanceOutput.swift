@@ -1,5 +1,6 @@
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
 /// Printing financial data: signed amounts with their currency, and JSON.
 enum FinanceOutput {

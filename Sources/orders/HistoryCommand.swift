@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders history`: every stored version of one order.
 struct HistoryCommand: AsyncParsableCommand {

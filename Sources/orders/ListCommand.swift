@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders list`: stored orders, newest first.
 struct ListCommand: AsyncParsableCommand {

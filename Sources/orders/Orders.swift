@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OrderPackage
+import WalletPrimitives
 
 /// `orders`: verify, build and (later) store Apple Wallet order packages.
 @main

@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// Writing to stdout and stderr, unbuffered, so the two never interleave out of order.
 ///

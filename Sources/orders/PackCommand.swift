@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// `orders pack`: build and sign an order package from a source folder.
 struct PackCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal.
 final class ProgressBar {

@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// Renders a ``VerificationReport`` for people and for machines.
 enum ReportFormatter {

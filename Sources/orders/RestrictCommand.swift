@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
 /// `orders restrict`: put data types into (or out of) a restricted state.
 struct RestrictCommand: AsyncParsableCommand {

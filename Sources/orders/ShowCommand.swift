@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletPrimitives
 
 /// `orders show`: one stored order in detail.
 struct ShowCommand: AsyncParsableCommand {

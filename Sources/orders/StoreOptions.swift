@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletOrders
+import WalletPrimitives
 
 /// `--store PATH`: where the orders and financial data live. Falls back to `ORDERS_STORE`, then
 /// `$XDG_DATA_HOME/orders/orders.sqlite`, then `~/.local/share/orders/orders.sqlite`.

@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletPrimitives
 
 /// JSON for stored orders and versions, keys in a fixed order, every key present.
 enum StoredOrderFormatter {

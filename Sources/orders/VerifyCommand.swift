@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// `orders verify`: check archives as strictly as Wallet does.
 struct VerifyCommand: AsyncParsableCommand {

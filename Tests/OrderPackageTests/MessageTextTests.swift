@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import Testing
+import WalletPrimitives
 
 @Suite("Messages quote values short and harmless")
 struct MessageTextTests {

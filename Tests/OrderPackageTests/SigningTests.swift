@@ -1,6 +1,7 @@
 import Foundation
 import TestArchiveTable
 import Testing
+import WalletPrimitives
 
 @testable import OrderPackage
 

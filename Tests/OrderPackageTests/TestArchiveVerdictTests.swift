@@ -2,6 +2,7 @@ import Foundation
 import OrderPackage
 import TestArchiveTable
 import Testing
+import WalletPrimitives
 
 /// Every archive in TestArchives/ gets exactly the verdict and codes its table row names.
 @Suite("TestArchives verdicts through the library")

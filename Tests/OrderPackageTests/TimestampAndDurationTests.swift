@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import Testing
+import WalletPrimitives
 
 @Suite("RFC 3339 timestamps and ISO 8601 durations")
 struct TimestampAndDurationTests {

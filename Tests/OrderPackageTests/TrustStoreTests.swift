@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import Testing
+import WalletPrimitives
 
 @testable import OrderPackage
 

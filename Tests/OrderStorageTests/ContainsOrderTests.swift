@@ -2,6 +2,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import Testing
+import WalletPrimitives
 
 @Suite("containsOrder: every branch, at full stored precision")
 struct ContainsOrderTests {

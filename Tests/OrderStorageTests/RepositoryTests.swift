@@ -3,6 +3,7 @@ import GRDB
 import OrderPackage
 import OrderStorage
 import Testing
+import WalletPrimitives
 
 @Suite("The SQLite repository: listing, removal, concurrency, durability")
 struct RepositoryTests {

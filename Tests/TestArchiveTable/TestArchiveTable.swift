@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletPrimitives
 
 /// `TestArchives/expectations.tsv`: every test archive with the verdict and codes it must get.
 public enum TestArchiveTable {

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import TestArchiveTable
 import WalletOrders
+import WalletPrimitives
 
 /// A clock the test moves.
 final class TestClock: Sendable {

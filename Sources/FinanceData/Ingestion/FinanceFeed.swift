@@ -1,6 +1,6 @@
 import Foundation
-import OrderPackage
 import WalletCore
+import WalletPrimitives
 
 /// The JSON feed through which financial data enters a server: upserts of accounts, balances and
 /// transactions, and deletions. Parsing turns it into a ``FinanceBatch`` or throws, naming the

@@ -1,4 +1,4 @@
-import OrderPackage
+import WalletPrimitives
 
 /// A remark about a feed that was imported anyway: a key the feed format does not have.
 public struct FinanceFeedWarning: Sendable, Hashable, Codable, CustomStringConvertible {

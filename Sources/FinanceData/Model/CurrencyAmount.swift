@@ -1,5 +1,5 @@
 import Foundation
-import OrderPackage
+import WalletPrimitives
 
 /// An amount of money: an exact `Decimal`, never negative in FinanceKit's models (the direction
 /// is a ``CreditDebitIndicator``), and a currency code (usually ISO 4217).

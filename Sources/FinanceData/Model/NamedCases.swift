@@ -1,4 +1,4 @@
-import OrderPackage
+import WalletPrimitives
 
 /// Enums whose Codable form is the case name (`"pointOfSale"`), as the project's rule for
 /// FinanceKit's types says; Apple leaves their Codable format undocumented.

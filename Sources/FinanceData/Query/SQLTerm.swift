@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WalletCore
+import WalletPrimitives
 
 /// What a translated subexpression of a `Predicate` is in SQL terms.
 indirect enum SQLTerm {

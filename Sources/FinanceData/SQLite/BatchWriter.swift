@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WalletCore
+import WalletPrimitives
 
 /// Applies one ``FinanceBatch`` inside a write transaction: upserts that compare with the stored
 /// record (an identical record writes nothing), deletions that cascade from accounts to their

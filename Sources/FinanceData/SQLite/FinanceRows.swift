@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import OrderPackage
 import WalletCore
+import WalletPrimitives
 
 /// Models ⇄ rows. Dates go through ``Microseconds``; amounts are exact decimal text; strings
 /// that queries compare have an NFC-normalized `…Key` column.

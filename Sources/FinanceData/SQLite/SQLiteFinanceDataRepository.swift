@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WalletCore
+import WalletPrimitives
 
 /// ``FinanceDataRepository`` in the shared SQLite file.
 public final class SQLiteFinanceDataRepository: FinanceDataRepository {

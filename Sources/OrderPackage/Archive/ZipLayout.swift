@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// The record layout of a zip archive, checked before libzip reads it so that every kind of
 /// reader sees the same files.
 ///

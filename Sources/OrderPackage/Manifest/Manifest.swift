@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// `manifest.json`: every file of the package (except the manifest and the signature) mapped to
 /// the lowercase hex SHA-256 of its bytes.

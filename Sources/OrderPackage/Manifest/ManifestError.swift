@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// A problem with `manifest.json`.
 public enum ManifestError: Error, Sendable, Hashable, VerificationIssueConvertible {
     case invalidJSON(reason: String, path: String?)

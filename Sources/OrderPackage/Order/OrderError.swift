@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// A problem (or, for the warning cases, a remark) about `order.json` or its resources.
 public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible {
     case invalidJSON(reason: String, path: JSONPath)

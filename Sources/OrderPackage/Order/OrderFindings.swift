@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// What reading `order.json` found: problems, and the package files it refers to.
 final class OrderFindings {
     struct FileReference {

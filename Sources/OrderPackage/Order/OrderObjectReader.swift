@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Reads one JSON object of `order.json`: each accessor checks a key's presence and type, records
 /// any problem with its JSON path, and returns the value only when it is usable.

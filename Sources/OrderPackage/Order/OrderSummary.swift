@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// The identifying fields of an order, read best-effort so that a report can say *which* order
 /// failed even when `order.json` is invalid. Each field is nil when absent or not a string.
 public struct OrderSummary: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 // Readers for the objects of order.json, one per schema object (ORDER-FORMAT.md §5.3).
 //

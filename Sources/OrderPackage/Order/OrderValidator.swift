@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Validates `order.json` against Apple's schema and decodes it into an ``Order``.
 ///

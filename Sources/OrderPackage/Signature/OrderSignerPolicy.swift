@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import WalletPrimitives
 
 /// Apple's acceptance policy for order signers (`SecPolicyCreateOrderBundleSigner`), applied to
 /// a chain that OpenSSL already verified:

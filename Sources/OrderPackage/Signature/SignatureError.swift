@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// A problem with the `signature` entry, its certificates, or the signer policy.
 public enum SignatureError: Error, Sendable, Hashable, VerificationIssueConvertible {

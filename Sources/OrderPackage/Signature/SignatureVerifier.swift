@@ -1,6 +1,7 @@
 import COpenSSL
 import COpenSSLShims
 import Foundation
+import WalletPrimitives
 
 /// Verifies the detached CMS `signature` over `manifest.json`.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import OrderPackage
 import WalletCore
+import WalletPrimitives
 
 /// The embedded order repository: one SQLite file through GRDB, WAL mode, `BEGIN IMMEDIATE`
 /// writes with a busy timeout, schema migrations. Safe to share between tasks and to open from

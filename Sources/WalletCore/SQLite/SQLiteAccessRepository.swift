@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WalletPrimitives
 
 /// ``AccessRepository`` in the shared SQLite file.
 public final class SQLiteAccessRepository: AccessRepository {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 extension Order {
     /// An amount of money: a decimal string in JSON (`"12.50"`), an exact `Decimal` here.

@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 extension Order {
     /// An entry of `fulfillments`, told apart by its `fulfillmentType` key.
     public enum Fulfillment: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 extension Order {
     /// An entry of `payment.transactions`: a purchase or a refund.
     public struct PaymentTransaction: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 extension Order {
     /// A fulfillment with `fulfillmentType` `pickup`: goods collected by the customer.
     public struct PickupFulfillment: Sendable, Hashable, Codable {

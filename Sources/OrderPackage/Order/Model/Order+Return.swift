@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 extension Order {
     /// An entry of `returns` (iOS 17.2+).

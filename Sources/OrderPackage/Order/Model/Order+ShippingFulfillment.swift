@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 extension Order {
     /// A fulfillment with `fulfillmentType` `shipping`: goods sent to the customer.

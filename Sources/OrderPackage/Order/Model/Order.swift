@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// The contents of `order.json`, as validated by ``OrderValidator``.
 ///
