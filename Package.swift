@@ -104,7 +104,9 @@ let package = Package(
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),
         .testTarget(name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable"]),
-        .testTarget(name: "OrdersCLITests", dependencies: ["orders", "OrderPackage", "OrderStorage", "TestArchiveTable"]),
+        .testTarget(
+            name: "OrdersCLITests",
+            dependencies: ["orders", "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletPrimitives", "TestArchiveTable"]),
     ],
     swiftLanguageModes: [.v6]
 )

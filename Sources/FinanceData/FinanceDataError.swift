@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Why financial data could not be imported. Nothing of the batch or feed was stored.
 public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -32,4 +33,20 @@ public enum FinanceDataError: Error, Sendable, Hashable, CustomStringConvertible
         case .feedTooLarge(nil, let limit): "the feed is larger than the limit of \(limit) bytes"
         }
     }
+}
+
+extension FinanceDataError: WalletError {
+    public var message: String {
+        switch self {
+        case .invalidFeed(_, let reason): reason
+        default: description
+        }
+    }
+
+    public var path: String? {
+        if case .invalidFeed(let path, _) = self, !path.isEmpty { return path }
+        return nil
+    }
+
+    public var category: ErrorCategory { .invalidInput }
 }

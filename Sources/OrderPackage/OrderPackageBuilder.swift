@@ -124,3 +124,27 @@ public enum OrderPackageBuilderError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension OrderPackageBuilderError: WalletError {
+    public var code: String {
+        switch self {
+        case .noSources: "pack.noSources"
+        case .unsafeName: "pack.unsafeName"
+        case .unreadableSource: "pack.unreadableSource"
+        case .signing(let error): error.code
+        case .archive(let error): error.code
+        }
+    }
+
+    public var message: String { description }
+
+    public var path: String? {
+        switch self {
+        case .unsafeName(let name, _): name
+        case .unreadableSource(let path, _): path
+        default: nil
+        }
+    }
+
+    public var category: ErrorCategory { .invalidInput }
+}

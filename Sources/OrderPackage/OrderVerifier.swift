@@ -43,7 +43,11 @@ public struct OrderVerifier: Sendable {
             verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes), orderJSON: nil)
         func add(_ findings: [some VerificationIssueConvertible]) {
             for finding in findings {
-                if finding.code.isError { report.errors.append(finding.issue) } else { report.warnings.append(finding.issue) }
+                if finding.issueCode.isError {
+                    report.errors.append(finding.issue)
+                } else {
+                    report.warnings.append(finding.issue)
+                }
             }
         }
 

@@ -50,3 +50,21 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension OrderStoreError: WalletError {
+    public var message: String { description }
+
+    /// For an invalid archive, where its first problem is.
+    public var path: String? {
+        if case .invalidArchive(let report) = self { return report.errors.first?.path }
+        return nil
+    }
+
+    public var category: ErrorCategory {
+        switch self {
+        case .invalidArchive: .invalidInput
+        case .conflictingVersion, .signerChanged: .conflict
+        case .unavailable, .corrupt: .storage
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Failures a server has and a device does not: who is asking, and what this deployment offers.
 /// Kept apart from ``FinanceError`` so that operators can tell "no data" from "no access".
@@ -34,6 +35,18 @@ public enum FinanceAccessError: Error, Equatable, Hashable, Sendable, CustomStri
             "no account \(id.uuidString) is shared with this client"
         case .notEntitled(let client, let orderTypeIdentifier):
             "client \(client) is not entitled to orders of type \(orderTypeIdentifier)"
+        }
+    }
+}
+
+extension FinanceAccessError: WalletError {
+    public var message: String { description }
+
+    public var category: ErrorCategory {
+        switch self {
+        case .notAuthorized, .notEntitled: .unauthorized
+        case .dataTypeUnavailable: .unavailable
+        case .unknownAccount: .notFound
         }
     }
 }

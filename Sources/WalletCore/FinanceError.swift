@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// FinanceKit's errors, with its names. Server-only failures (a client that is not authorized, a
 /// data type this deployment does not provide, an unknown account) are ``FinanceAccessError``s,
@@ -36,6 +37,18 @@ public enum FinanceError: Error, CustomNSError, LocalizedError, Equatable, Hasha
         case .dataRestricted(let type): "access to \(type.rawValue) is restricted for now; try again later"
         case .historyTokenInvalid: "the history token is no longer valid; start again without a token"
         case .unknown: "an unknown error occurred"
+        }
+    }
+}
+
+extension FinanceError: WalletError {
+    public var message: String { errorDescription ?? code }
+
+    public var category: ErrorCategory {
+        switch self {
+        case .dataRestricted: .restricted
+        case .historyTokenInvalid: .invalidInput
+        case .unknown: .storage
         }
     }
 }

@@ -160,13 +160,8 @@ struct AddCommand: AsyncParsableCommand {
 
     /// A failure's stable code and message.
     static func describe(_ error: any Error) -> (code: String, message: String) {
-        switch error {
-        case let error as OrderStoreError: (error.code, error.description)
-        case let error as FinanceAccessError: (error.code, error.description)
-        case let error as FinanceError: (error.code, error.errorDescription ?? "")
-        case let error as StorageError: (error.code, error.description)
-        default: ("error", String(describing: error))
-        }
+        guard let error = error as? any WalletError else { return ("error", String(describing: error)) }
+        return (error.code, error.message)
     }
 
     static func jsonLine(_ file: String, _ outcome: Outcome) -> String {
@@ -212,15 +207,18 @@ struct AddCommand: AsyncParsableCommand {
     /// Counts outcomes and derives the exit status.
     struct Tally {
         var added = 0, newerExisting = 0, cancelled = 0, failed = 0, unreadable = 0
+        /// The exit status of each failure (Failure's table).
+        var failureStatuses: Set<Int32> = []
 
         mutating func count(_ outcome: Outcome) {
             switch outcome {
             case .saved(.added, _): added += 1
             case .saved(.newerExisting, _): newerExisting += 1
             case .saved(.cancelled, _): cancelled += 1
-            case .failed(let error) where error is StorageError: unreadable += 1
-            case .failed(OrderStoreError.unavailable): unreadable += 1
-            case .failed: failed += 1
+            case .failed(let error):
+                let status = (error as? any WalletError).map(Failure.status(of:)) ?? ExitStatus.invalid
+                failureStatuses.insert(status)
+                if status == ExitStatus.usageOrIO { unreadable += 1 } else { failed += 1 }
             case .unreadable: unreadable += 1
             }
         }
@@ -234,7 +232,7 @@ struct AddCommand: AsyncParsableCommand {
 
         var exitStatus: Int32 {
             if unreadable > 0 { return ExitStatus.usageOrIO }
-            if failed > 0 { return ExitStatus.invalid }
+            if let status = Failure.precedence.first(where: failureStatuses.contains) { return status }
             if newerExisting > 0 { return ExitStatus.newerExisting }
             if cancelled > 0 { return ExitStatus.cancelled }
             return ExitStatus.success

@@ -1,35 +1,54 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPrimitives
 
-/// How a failure from the library is told to the user: one line, and the documented exit status.
+/// How a library error is told to the user: one line, and the documented exit status — in one
+/// table for every command.
 enum Failure {
-    static func report(_ error: any Error) -> (message: String, status: Int32)? {
-        switch error {
-        case let error as FinanceAccessError:
-            switch error {
-            case .notAuthorized, .notEntitled: return (error.description, ExitStatus.notAuthorized)
-            case .dataTypeUnavailable: return (error.description, ExitStatus.unavailable)
-            case .unknownAccount: return (error.description, ExitStatus.invalid)
-            }
-        case let error as FinanceError:
-            switch error {
-            case .dataRestricted: return (error.errorDescription ?? "restricted", ExitStatus.restricted)
-            case .historyTokenInvalid:
-                return ("\(error.errorDescription ?? "invalid token") (remove the token file to start over)", ExitStatus.invalid)
-            case .unknown: return ("an unknown error occurred", ExitStatus.usageOrIO)
-            }
-        case let error as StorageError:
-            return ("\(error.code): \(error.reason)", ExitStatus.usageOrIO)
-        case let error as OrderStoreError:
-            switch error {
-            case .unavailable(let reason), .corrupt(let reason): return ("\(error.code): \(reason)", ExitStatus.usageOrIO)
-            default: return ("\(error.code): \(error.description)", ExitStatus.invalid)
-            }
-        case let error as FinanceDataError:
-            return ("\(error.code): \(error.description)", ExitStatus.invalid)
-        default:
-            return nil
+    /// The exit status of each category.
+    static func status(of category: ErrorCategory) -> Int32 {
+        switch category {
+        case .invalidInput, .notFound, .conflict: ExitStatus.invalid
+        case .unauthorized: ExitStatus.notAuthorized
+        case .restricted: ExitStatus.restricted
+        case .unavailable: ExitStatus.unavailable
+        case .storage: ExitStatus.usageOrIO
         }
     }
+
+    /// Codes whose documented status is not their category's.
+    static let statusByCode: [String: Int32] = [
+        // `orders add` counts an order of a type the client may not save as rejected, like an
+        // invalid archive (README, exit statuses of orders add).
+        "access.notEntitled": ExitStatus.invalid
+    ]
+
+    /// What to do next, for codes where the message alone does not say.
+    static let hintByCode: [String: String] = [
+        "finance.historyTokenInvalid": "remove the token file to start over"
+    ]
+
+    static func status(of error: any WalletError) -> Int32 {
+        statusByCode[error.code] ?? status(of: error.category)
+    }
+
+    /// `code: path: message (hint)`.
+    static func line(_ error: any WalletError) -> String {
+        let place = error.path.map { "\($0): " } ?? ""
+        let hint = hintByCode[error.code].map { " (\($0))" } ?? ""
+        return "\(error.code): \(place)\(error.message)\(hint)"
+    }
+
+    /// The line and status for a library error; nil for anything else (usage errors).
+    static func report(_ error: any Error) -> (message: String, status: Int32)? {
+        guard let error = error as? any WalletError else { return nil }
+        return (line(error), status(of: error))
+    }
+
+    /// The order of precedence when several files failed differently: an unusable store first,
+    /// then what stops every file (unavailable, restricted, unauthorized), then rejections.
+    static let precedence: [Int32] = [
+        ExitStatus.usageOrIO, ExitStatus.unavailable, ExitStatus.restricted, ExitStatus.notAuthorized, ExitStatus.invalid,
+    ]
 }

@@ -90,7 +90,7 @@ struct JSONParserTests {
         } catch {
             #expect(error.line == 3)
             #expect(error.column == 15)
-            #expect(error.path.description == "lineItems[0].title")
+            #expect(error.jsonPath.description == "lineItems[0].title")
             #expect(error.description.contains("line 3, column 15"))
         }
     }

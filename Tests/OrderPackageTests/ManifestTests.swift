@@ -42,7 +42,7 @@ struct ManifestTests {
             ("order.json", Self.orderJSON), ("extra.png", Self.logo), ("weird.txt", Data()), ("pass.json", Data()),
             ("manifest.json", Data()), ("signature", Data()),
         ])
-        let found = manifest.problems(in: archive).map { "\($0.code.rawValue) \($0.path ?? "")" }
+        let found = manifest.problems(in: archive).map { "\($0.code) \($0.path ?? "")" }
         #expect(
             found == [
                 "manifest.unsupportedDigest pass.json", "manifest.invalidJSON weird.txt", "manifest.invalidJSON signature",

@@ -14,7 +14,7 @@ struct OrderValidatorTests {
 
     static func findings(_ data: Data) -> [String] {
         let validation = OrderValidator().validate(data)
-        return (validation.errors + validation.warnings).map { "\($0.code.rawValue) \($0.path ?? "")" }
+        return (validation.errors + validation.warnings).map { "\($0.code) \($0.path ?? "")" }
     }
 
     @Test("a valid order decodes into the model, amounts exact")
@@ -89,7 +89,7 @@ struct OrderValidatorTests {
         }
         let validation = OrderValidator().validate(numeric)
         #expect(validation.errors.isEmpty)
-        #expect(validation.warnings.map(\.code) == [.orderNumericAmount])
+        #expect(validation.warnings.map(\.issueCode) == [.orderNumericAmount])
         #expect(validation.order?.payment?.total.amount == Decimal(string: "0.1"))
         for bad in ["12,50", "1e3", "", " 1", "1.", ".5", "--1"] {
             let data = try Self.order { $0["payment"] = ["total": ["amount": bad, "currency": "EUR"]] }
@@ -164,7 +164,7 @@ struct OrderValidatorTests {
     @Test("invalid JSON is reported with its position")
     func invalidJSON() {
         let validation = OrderValidator().validate(Data("{\"a\": }".utf8))
-        #expect(validation.errors.map(\.code) == [.orderInvalidJSON])
+        #expect(validation.errors.map(\.issueCode) == [.orderInvalidJSON])
         #expect(validation.errors.first?.message.contains("line 1, column 7") == true)
     }
 }

@@ -123,7 +123,7 @@ struct SigningTests {
         }
         for input in inputs {
             let outcome = verifier.verify(signature: input, manifest: manifest, orderTypeIdentifier: nil, time: .now, now: Date())
-            #expect(outcome.errors.first?.code == .signatureInvalidCMS)
+            #expect(outcome.errors.first?.issueCode == .signatureInvalidCMS)
         }
     }
 }

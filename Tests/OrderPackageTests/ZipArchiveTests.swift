@@ -18,7 +18,7 @@ struct ZipArchiveTests {
             _ = try ZipArchive(reading: data, limits: limits)
             return []
         } catch {
-            return error.errors.map(\.code)
+            return error.errors.map(\.issueCode)
         }
     }
 
@@ -88,7 +88,7 @@ struct ZipArchiveTests {
         let rejection = #expect(throws: ArchiveRejection.self) { try ZipArchive(reading: data) }
         #expect(
             rejection?.errors.map(\.issue.path) == ["../a", "/b", "c\\d", "e//f", "./g", ".DS_Store", "__MACOSX/x", "dir/._h"])
-        #expect(rejection?.errors.map(\.code).filter { $0 == .archiveMetadataFile }.count == 3)
+        #expect(rejection?.errors.map(\.issueCode).filter { $0 == .archiveMetadataFile }.count == 3)
     }
 
     @Test(

@@ -44,7 +44,9 @@ struct FinanceCommandsTests {
         let denied = try session.run(["finance", "accounts"])
         #expect(denied.status == 5)
         #expect(
-            denied.stderr == "orders: client com.example.budget is not authorized for financial data (status notDetermined)\n")
+            denied.stderr
+                == "orders: access.notAuthorized: client com.example.budget is not authorized for financial data (status notDetermined)\n"
+        )
 
         _ = try session.run(["access", "grant", "--account", "\(Self.checking):2026-11-05T00:00:00Z", "--account", Self.card])
         let accounts = try session.run(["finance", "accounts"])
@@ -192,7 +194,9 @@ struct FinanceCommandsTests {
         #expect(try session.run(["restrict", "on", "--type", "financialData"]).status == 0)
         let restricted = try session.run(["finance", "transactions"])
         #expect(restricted.status == 6)
-        #expect(restricted.stderr == "orders: access to financialData is restricted for now; try again later\n")
+        #expect(
+            restricted.stderr
+                == "orders: finance.dataRestricted: access to financialData is restricted for now; try again later\n")
         let importWhileRestricted = try session.run([
             "finance", "import", Self.samples.appendingPathComponent("finance-feed-update.json").path,
         ])
@@ -211,7 +215,7 @@ struct FinanceCommandsTests {
         let session = try Session()
         let finance = try session.run(["finance", "accounts"], extra: ["ORDERS_DATA_TYPES": "orders"])
         #expect(finance.status == 7)
-        #expect(finance.stderr.contains("orders: this deployment does not provide financialData"))
+        #expect(finance.stderr.contains("orders: access.dataTypeUnavailable: this deployment does not provide financialData"))
         let archive = TestArchiveTable.directory.appendingPathComponent("valid/basic.order").path
         let orders = try session.run(
             ["add", "--trust-root", TestArchiveTable.testRoot.path, archive], extra: ["ORDERS_DATA_TYPES": "financialData"])

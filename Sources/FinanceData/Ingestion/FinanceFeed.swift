@@ -47,7 +47,7 @@ public enum FinanceFeed {
         do {
             tree = try JSONParser(maximumDepth: 16).parse(data).value
         } catch {
-            throw .invalidFeed(path: error.path.description, reason: "the feed is not valid JSON: \(error)")
+            throw .invalidFeed(path: error.jsonPath.description, reason: "the feed is not valid JSON: \(error)")
         }
         let warnings = try FinanceFeedKeys.check(tree)
         return Contents(batch: try decode(data), warnings: warnings)

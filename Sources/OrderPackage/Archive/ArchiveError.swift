@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// A problem with the zip container or one of its entries.
 public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertible {
     case notZip
@@ -16,7 +18,7 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
     case nestedRoot(folder: String)
     case missingFile(String, hint: String?)
 
-    public var code: VerificationIssue.Code {
+    public var issueCode: VerificationIssue.Code {
         switch self {
         case .notZip: .archiveNotZip
         case .corrupt: .archiveCorrupt
@@ -91,4 +93,12 @@ public struct ArchiveRejection: Error, Sendable, Hashable {
     public init(_ errors: [ArchiveError]) {
         self.errors = errors
     }
+}
+
+extension ArchiveRejection: WalletError {
+    /// The first problem's code; ``errors`` lists them all.
+    public var code: String { errors.first?.code ?? ArchiveError.corrupt(entry: nil, reason: "").code }
+    public var message: String { errors.map(\.message).joined(separator: "; ") }
+    public var path: String? { errors.first?.path }
+    public var category: ErrorCategory { .invalidInput }
 }

@@ -1,5 +1,6 @@
 import CZip
 import Foundation
+import WalletPrimitives
 
 /// Writes a zip archive in memory through libzip.
 ///
@@ -84,4 +85,10 @@ public struct ZipArchiveWriter: Sendable {
 public struct ArchiveWriteError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     public var description: String { "could not write the archive: \(reason)" }
+}
+
+extension ArchiveWriteError: WalletError {
+    public var code: String { "archive.writeFailed" }
+    public var message: String { description }
+    public var category: ErrorCategory { .invalidInput }
 }

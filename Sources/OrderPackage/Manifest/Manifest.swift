@@ -32,7 +32,7 @@ public struct Manifest: Sendable, Hashable {
         do {
             document = try JSONParser(maximumDepth: maximumDepth).parse(data)
         } catch {
-            let path = error.path.isRoot ? nil : error.path.description
+            let path = error.path
             throw .invalidJSON(reason: error.description, path: path)
         }
         guard case .object(let object) = document.value else {

@@ -10,7 +10,7 @@ public enum ManifestError: Error, Sendable, Hashable, VerificationIssueConvertib
     case unsupportedDigest(String, value: String)
     case byteOrderMark
 
-    public var code: VerificationIssue.Code {
+    public var issueCode: VerificationIssue.Code {
         switch self {
         case .invalidJSON, .reservedEntry: .manifestInvalidJSON
         case .missingEntry: .manifestMissingEntry

@@ -19,7 +19,7 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
     case resourceWithoutExtension(JSONPath, name: String, matched: String)
     case tokenWithoutWebService(JSONPath)
 
-    public var code: VerificationIssue.Code {
+    public var issueCode: VerificationIssue.Code {
         switch self {
         case .invalidJSON: .orderInvalidJSON
         case .missingKey: .orderMissingKey
@@ -89,7 +89,7 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
     }
 
     /// Whether this is an error (rejects the archive) rather than a warning.
-    public var isError: Bool { code.isError }
+    public var isError: Bool { issueCode.isError }
 
     private static func describeDifference(missing: [String], extra: [String], reference: String) -> String {
         var parts: [String] = []

@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// A signing identity could not be loaded or used.
 public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidCertificate(reason: String)
@@ -13,4 +15,18 @@ public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible
         case .signingFailed(let reason): "signing failed: \(reason)"
         }
     }
+}
+
+extension OrderSignerError: WalletError {
+    public var code: String {
+        switch self {
+        case .invalidCertificate: "signer.invalidCertificate"
+        case .invalidPrivateKey: "signer.invalidPrivateKey"
+        case .keyDoesNotMatchCertificate: "signer.keyMismatch"
+        case .signingFailed: "signer.failed"
+        }
+    }
+
+    public var message: String { description }
+    public var category: ErrorCategory { .invalidInput }
 }

@@ -13,7 +13,7 @@ public enum SignatureError: Error, Sendable, Hashable, VerificationIssueConverti
     case typeIdentifierMismatch(certificate: String, order: String)
     case missingSigningTime
 
-    public var code: VerificationIssue.Code {
+    public var issueCode: VerificationIssue.Code {
         switch self {
         case .invalidCMS: .signatureInvalidCMS
         case .unsupportedDigest: .signatureUnsupportedDigest

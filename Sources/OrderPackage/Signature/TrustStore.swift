@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import WalletPrimitives
 
 /// The certificates a signature may chain to: trusted roots, plus intermediates offered as
 /// untrusted candidates for building the chain.
@@ -105,4 +106,10 @@ public final class TrustStore: @unchecked Sendable {
 public struct TrustStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     public var description: String { reason }
+}
+
+extension TrustStoreError: WalletError {
+    public var code: String { "trust.invalidCertificate" }
+    public var message: String { reason }
+    public var category: ErrorCategory { .invalidInput }
 }

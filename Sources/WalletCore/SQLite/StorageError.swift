@@ -1,4 +1,5 @@
 import GRDB
+import WalletPrimitives
 
 /// The shared database file could not be opened, read or written.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -26,4 +27,9 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String { isCorrupt ? "store.corrupt" : "store.unavailable" }
 
     public var description: String { isCorrupt ? "the store is damaged: \(reason)" : "the store is unavailable: \(reason)" }
+}
+
+extension StorageError: WalletError {
+    public var message: String { reason }
+    public var category: ErrorCategory { .storage }
 }

@@ -19,7 +19,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var line: Int
     public var column: Int
     /// The member or element being read when parsing stopped.
-    public var path: JSONPath
+    public var jsonPath: JSONPath
 
     public var description: String {
         let location = "line \(line), column \(column)"
@@ -36,4 +36,11 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case .trailingContent: return "unexpected content after the document at \(location)"
         }
     }
+}
+
+extension JSONParseError: WalletError {
+    public var code: String { "json.invalid" }
+    public var message: String { description }
+    public var path: String? { jsonPath.description.isEmpty ? nil : jsonPath.description }
+    public var category: ErrorCategory { .invalidInput }
 }

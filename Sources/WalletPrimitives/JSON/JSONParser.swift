@@ -312,6 +312,6 @@ private struct Cursor {
             lineStart = index + 1
         }
         return JSONParseError(
-            reason: reason, offset: offset, line: line, column: offset - lineStart + 1, path: JSONPath(path))
+            reason: reason, offset: offset, line: line, column: offset - lineStart + 1, jsonPath: JSONPath(path))
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import OrderStorage
+import TestArchiveTable
+import Testing
+import WalletCore
+import WalletPrimitives
+
+@testable import FinanceData
+@testable import OrderPackage
+@testable import orders
+
+/// Every library error code: a category, an exit status from the CLI's one table, and a line in
+/// the README's error-code tables — and every documented code is one of them.
+@Suite("Error codes: one shape, one exit table, all documented")
+struct ErrorCatalogTests {
+    /// One instance of every case of every public error type.
+    static func samples() throws -> [any WalletError] {
+        let client = try #require(ClientIdentifier(rawValue: "com.example"))
+        let id = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example", orderIdentifier: "1")
+        let timestamp = RFC3339Timestamp(Date(timeIntervalSince1970: 0))
+        var samples: [any WalletError] = VerificationIssue.Code.allCases.filter(\.isError).map(IssueSample.init)
+        samples += [
+            ArchiveRejection([.notZip]),
+            OrderSignerError.invalidCertificate(reason: "r"), OrderSignerError.invalidPrivateKey(reason: "r"),
+            OrderSignerError.keyDoesNotMatchCertificate, OrderSignerError.signingFailed(reason: "r"),
+            TrustStoreError(reason: "r"), ArchiveWriteError(reason: "r"),
+            OrderPackageBuilderError.noSources, OrderPackageBuilderError.unsafeName("a", reason: "r"),
+            OrderPackageBuilderError.unreadableSource("a", reason: "r"),
+            OrderStoreError.invalidArchive(VerificationReport(oversizedArchiveOf: nil, limit: 1)),
+            OrderStoreError.conflictingVersion(id, updatedAt: timestamp),
+            OrderStoreError.signerChanged(id, storedTeam: "A", incomingTeam: "B"),
+            OrderStoreError.unavailable(reason: "r"), OrderStoreError.corrupt(reason: "r"),
+            StorageError(reason: "r"), StorageError(reason: "r", isCorrupt: true),
+            FinanceError.dataRestricted(.orders), FinanceError.historyTokenInvalid, FinanceError.unknown,
+            FinanceAccessError.notAuthorized(client, status: .denied), FinanceAccessError.dataTypeUnavailable(.orders),
+            FinanceAccessError.unknownAccount(UUID()), FinanceAccessError.notEntitled(client, orderTypeIdentifier: "t"),
+            FinanceDataError.invalidFeed(path: "a", reason: "r"),
+            FinanceDataError.unknownAccountReference("r", accountID: UUID()),
+            FinanceDataError.inconsistentRecord("r", reason: "r"), FinanceDataError.feedTooLarge(size: nil, limit: 1),
+        ]
+        if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
+            let parse = error as? JSONParseError
+        {
+            samples.append(parse)
+        }
+        return samples
+    }
+
+    /// A finding as an error, for the codes that only exist as verification findings.
+    struct IssueSample: WalletError {
+        var issueCode: VerificationIssue.Code
+        init(_ code: VerificationIssue.Code) { issueCode = code }
+        var code: String { issueCode.rawValue }
+        var message: String { "sample" }
+        var category: ErrorCategory { .invalidInput }
+    }
+
+    @Test("every code has a category, an exit status in 1…7 and a message")
+    func everyCodeMaps() throws {
+        let samples = try Self.samples()
+        #expect(samples.count > 60)
+        for error in samples {
+            let status = Failure.status(of: error)
+            #expect((1...7).contains(status), "\(error.code)")
+            #expect(!error.message.isEmpty && error.code.contains("."), "\(error.code)")
+            #expect(Failure.line(error).hasPrefix(error.code + ": "))
+        }
+        // The documented statuses.
+        let status = { (code: String) in samples.first { $0.code == code }.map(Failure.status(of:)) }
+        #expect(status("store.unavailable") == 2 && status("store.corrupt") == 2 && status("archive.corrupt") == 1)
+        #expect(status("access.notAuthorized") == 5 && status("finance.dataRestricted") == 6)
+        #expect(status("access.dataTypeUnavailable") == 7 && status("access.notEntitled") == 1)
+        #expect(status("store.conflictingVersion") == 1 && status("feed.invalid") == 1 && status("access.unknownAccount") == 1)
+    }
+
+    @Test("every code is documented in the README, and every documented code exists")
+    func documented() throws {
+        let readme = try String(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let documented = Set(
+            readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { line in
+                line.split(separator: "|")[0].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map {
+                    String($0.element)
+                }
+            }.filter { $0.contains(".") && !$0.contains(" ") && $0.first?.isLowercase == true })
+        let codes = Set(try Self.samples().map(\.code))
+        #expect(codes.subtracting(documented).isEmpty, "undocumented: \(codes.subtracting(documented).sorted())")
+        let stale = documented.subtracting(codes).subtracting(VerificationIssue.Code.allCases.map(\.rawValue))
+        #expect(stale.isEmpty, "documented but never produced: \(stale.sorted())")
+    }
+}
