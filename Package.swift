@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "OrderStorage", targets: ["OrderStorage"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "FinanceData", targets: ["FinanceData"]),
+        .library(name: "WalletStorage", targets: ["WalletStorage"]),
+        .library(name: "WalletSQLite", targets: ["WalletSQLite"]),
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
@@ -55,16 +57,16 @@ let package = Package(
         .target(
             name: "WalletCore",
             dependencies: [
-                "WalletPrimitives", .product(name: "GRDB", package: "GRDB.swift"),
+                "WalletPrimitives",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Verified orders kept by fully qualified identifier: saveOrder / containsOrder, the
-        // repository protocol and its SQLite (GRDB) implementation.
+        // repository protocols; no SQL (backends implement them).
         .target(
             name: "OrderStorage",
-            dependencies: ["OrderPackage", "WalletCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["OrderPackage", "WalletCore", "WalletPrimitives"]
         ),
 
         // Accounts, balances and transactions with FinanceKit's names: queries (Predicate → SQL or
@@ -72,8 +74,22 @@ let package = Package(
         .target(
             name: "FinanceData",
             dependencies: [
-                "WalletPrimitives", "WalletCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "WalletPrimitives", "WalletCore",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The storage layer: what a backend provides (every repository, a transaction spanning
+        // them) and the SQL rendering that SQL backends share. No database library.
+        .target(name: "WalletStorage", dependencies: ["WalletCore", "OrderStorage", "FinanceData"]),
+
+        // The embedded SQLite backend: the only module that imports GRDB. Owns every table and
+        // the one migrator.
+        .target(
+            name: "WalletSQLite",
+            dependencies: [
+                "WalletStorage", "WalletCore", "OrderStorage", "FinanceData", "WalletPrimitives",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
@@ -81,7 +97,7 @@ let package = Package(
         .target(
             name: "WalletOrders",
             dependencies: [
-                "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", .product(name: "GRDB", package: "GRDB.swift"),
+                "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletStorage", "WalletSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -98,15 +114,38 @@ let package = Package(
             ]
         ),
 
-        // Test support: TestArchives/expectations.tsv, shared by the library and CLI tests.
+        // Test support: TestArchives/expectations.tsv, signed test orders, raw zips and DER.
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage", "CZlib"], path: "Tests/TestArchiveTable"),
+        // The backend contract: backends to run it against, fixtures, the in-memory reference.
+        .target(
+            name: "StorageContract",
+            dependencies: [
+                "TestArchiveTable", "WalletStorage", "WalletSQLite", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore",
+            ],
+            path: "Tests/StorageContract"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
-        .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "TestArchiveTable"]),
+        .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "StorageContract", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),
         .testTarget(name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable"]),
+        // Every backend runs the whole contract (StorageContract's BackendFactory.all).
+        .testTarget(
+            name: "StorageContractTests",
+            dependencies: [
+                "StorageContract", "WalletStorage", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore", "WalletPrimitives",
+                "TestArchiveTable",
+            ]),
+        // What only the SQLite backend has: the file, its identity and damage, GRDB-level checks.
+        .testTarget(
+            name: "WalletSQLiteTests",
+            dependencies: [
+                "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "OrdersCLITests",
-            dependencies: ["orders", "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletPrimitives", "TestArchiveTable"]),
+            dependencies: [
+                "orders", "OrderPackage", "OrderStorage", "WalletCore", "WalletSQLite", "FinanceData", "WalletPrimitives",
+                "TestArchiveTable",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

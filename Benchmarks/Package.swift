@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OrderPackage", package: mainIdentity),
                 .product(name: "OrderStorage", package: mainIdentity),
+                .product(name: "WalletSQLite", package: mainIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/OrderStore",

@@ -67,4 +67,10 @@ public struct FinanceChange: Sendable, Hashable {
     public var sequence: Int64
     public var entityID: UUID
     public var kind: Kind
+
+    public init(sequence: Int64, entityID: UUID, kind: Kind) {
+        self.sequence = sequence
+        self.entityID = entityID
+        self.kind = kind
+    }
 }

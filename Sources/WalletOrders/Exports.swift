@@ -4,3 +4,6 @@
 @_exported import OrderPackage
 @_exported import OrderStorage
 @_exported import WalletCore
+@_exported import WalletPrimitives
+@_exported import WalletSQLite
+@_exported import WalletStorage

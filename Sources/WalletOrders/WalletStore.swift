@@ -1,7 +1,11 @@
+import FinanceData
 import Foundation
-import GRDB
+import OrderStorage
+import WalletCore
+import WalletSQLite
+import WalletStorage
 
-/// One store file shared by orders and financial data, and the operator's side of it: import,
+/// One store shared by orders and financial data, and the operator's side of it: import,
 /// restriction, authorizations and entitlements, compaction. Hand each client a
 /// ``FinanceStore`` with ``financeStore(for:)``.
 ///
@@ -14,46 +18,37 @@ import GRDB
 /// ```
 ///
 /// Every operation checks the data type's availability and restriction first, so a restricted
-/// type changes nothing, in this process or any other using the same file.
+/// type changes nothing, in this process or any other using the same store.
 public final class WalletStore: Sendable {
     public let configuration: WalletConfiguration
-    public let database: DatabasePool
-    public let access: SQLiteAccessRepository
-    public let finance: SQLiteFinanceDataRepository
+    /// Where the data lives: the embedded SQLite file, or another ``WalletStorage/StorageBackend``.
+    public let backend: any StorageBackend
     /// The order store without client entitlements: the operator's view.
     public let orders: OrderStore
     public let control: AccessControl
 
-    /// Every module's migrations, in one migrator.
-    public static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        WalletCoreSchema.register(in: &migrator)
-        OrderStorageSchema.register(in: &migrator)
-        FinanceDataSchema.register(in: &migrator)
-        return migrator
-    }
+    var access: any AccessRepository { backend.access }
+    var finance: any FinanceDataRepository { backend.finance }
 
-    /// Opens the store file and migrates it, creating it first unless `createIfMissing` is false
-    /// (readers), in which case a missing store throws and nothing is created.
+    /// Opens the embedded SQLite store at `path` and migrates it, creating it first unless
+    /// `createIfMissing` is false (readers), in which case a missing store throws and nothing is
+    /// created.
     public convenience init(
         path: String, configuration: WalletConfiguration = WalletConfiguration(), createIfMissing: Bool = true
     ) throws(StorageError) {
-        self.init(
-            database: try StoreDatabase.open(at: path, migrator: Self.migrator, createIfMissing: createIfMissing),
-            configuration: configuration)
+        let backend = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: createIfMissing))
+        self.init(backend: backend, configuration: configuration)
     }
 
-    /// Uses a pool already migrated with ``migrator``.
-    public init(database: DatabasePool, configuration: WalletConfiguration) {
+    /// A store on `backend`.
+    public init(backend: any StorageBackend, configuration: WalletConfiguration) {
         self.configuration = configuration
-        self.database = database
-        access = SQLiteAccessRepository(
-            database: database, recordAccountChange: SQLiteFinanceDataRepository.recordAccessChange(_:in:))
-        finance = SQLiteFinanceDataRepository(database: database)
+        self.backend = backend
         orders = OrderStore(
-            repository: SQLiteOrderRepository(database: database), verifier: configuration.verifier,
-            consent: configuration.orderConsent, clock: configuration.clock)
-        control = AccessControl(availability: configuration.availability, repository: access, logger: configuration.logger)
+            repository: backend.orders, verifier: configuration.verifier, consent: configuration.orderConsent,
+            clock: configuration.clock)
+        control = AccessControl(
+            availability: configuration.availability, repository: backend.access, logger: configuration.logger)
     }
 
     /// FinanceKit's API for one client.

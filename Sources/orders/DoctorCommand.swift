@@ -25,7 +25,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try store.path
-        let problems = try StoreDatabase.check(at: path, full: full)
+        let problems = try SQLiteBackend.check(at: path, full: full)
         let sound = problems == ["ok"]
         if json {
             Output.line(
@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
         } else {
             Output.line("store.corrupt \(path)")
             for line in problems.flatMap({ $0.split(separator: "\n") }) { Output.line("    \(line)") }
-            Output.error(StoreDatabase.corruptionAdvice(path: path))
+            Output.error(SQLiteBackend.corruptionAdvice(path: path))
         }
         if !sound { throw ExitCode(ExitStatus.invalid) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import OrderStorage
+import StorageContract
 import TestArchiveTable
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import OrderStorage
+import StorageContract
 import Testing
 
 @Suite("saveOrder: every branch of the versioning rule")

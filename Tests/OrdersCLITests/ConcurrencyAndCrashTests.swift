@@ -3,6 +3,7 @@ import OrderPackage
 import OrderStorage
 import TestArchiveTable
 import Testing
+import WalletSQLite
 
 @Suite("Many processes at once, and a process killed mid-add", .serialized)
 struct ConcurrencyAndCrashTests {
@@ -48,7 +49,7 @@ struct ConcurrencyAndCrashTests {
             let errors = try String(contentsOf: workspace.folder.appendingPathComponent("p\(index).err"), encoding: .utf8)
             #expect(!errors.contains("locked"), "\(errors)")
         }
-        let repository = try SQLiteOrderRepository(path: workspace.store)
+        let repository = try SQLiteBackend(path: workspace.store).orders
         let id = FullyQualifiedOrderIdentifier(
             orderTypeIdentifier: TestOrderArchive.orderTypeIdentifier, orderIdentifier: "ORDER-1")
         #expect(try await repository.currentVersion(of: id)?.updatedAt.text == updates.last)
@@ -57,7 +58,7 @@ struct ConcurrencyAndCrashTests {
         let history = try await repository.history(of: id).map(\.updatedAt.text)
         let addedVersions = added.compactMap { file in files.firstIndex(of: file).map { updates[$0] } }
         #expect(history == addedVersions.sorted())
-        #expect(try await repository.integrityCheck() == "ok")
+        #expect(try SQLiteBackend.check(at: workspace.store, full: true) == ["ok"])
     }
 
     @Test("SIGKILL during a bulk add leaves a consistent store; adding again completes it")
@@ -65,7 +66,7 @@ struct ConcurrencyAndCrashTests {
         let workspace = try StoreWorkspace()
         let files = try (0..<120).map { try workspace.archive("o\($0).order", orderIdentifier: "BULK-\($0)") }
         let arguments = ["add", "--yes", "--store", workspace.store, "--trust-root", TestArchiveTable.testRoot.path] + files
-        let repository = { try SQLiteOrderRepository(path: workspace.store) }
+        let repository = { try SQLiteBackend(path: workspace.store).orders }
         for round in 0..<3 {
             let (process, output) = try Self.start(arguments, in: workspace.folder, name: "kill\(round)")
             // Kill once the run is well under way (a different point each round).
@@ -81,7 +82,7 @@ struct ConcurrencyAndCrashTests {
             #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 0)
 
             let store = try repository()
-            #expect(try await store.integrityCheck() == "ok")
+            #expect(try SQLiteBackend.check(at: workspace.store, full: true) == ["ok"])
             // Every stored order is whole: its archive matches its recorded SHA-256.
             for stored in try await store.orders(matching: OrderQuery(limit: 1000)) {
                 let archive = try #require(try await store.archive(of: stored.identifier))

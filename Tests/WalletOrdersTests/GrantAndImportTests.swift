@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TestArchiveTable
 import Testing
 import WalletOrders
@@ -85,6 +84,12 @@ struct GrantAndImportTests {
         #expect(cardBalance.booked?.signedAmount(for: .liability) == Decimal(string: "412.30"))
     }
 
+    /// What an import leaves behind: the accounts and the last change recorded.
+    static func footprint(_ wallet: WalletStore) async throws -> [Int64] {
+        let bounds = try await wallet.backend.finance.historyBounds()
+        return [Int64(try await wallet.backend.finance.accountChoices().count), bounds.latest]
+    }
+
     @Test(
         "a feed with one bad record is rejected whole, naming the record; nothing is stored",
         arguments: [
@@ -120,14 +125,9 @@ struct GrantAndImportTests {
             (#"{"accounts": "#, "feed.invalid", "the feed is not valid JSON"),
         ])
     func allOrNothing(_ feed: String, _ code: String, _ message: String) async throws {
+        // Every account and every change record (each stored transaction records one).
         let wallet = try await WalletFixtures.authorizedWallet()
-        let before = try await wallet.database.read { db in
-            try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM transactions) + (SELECT count(*) FROM financeChanges)"
-            )
-        }
+        let before = try await Self.footprint(wallet)
         // A good record before the bad one must not be kept either.
         await #expect {
             try await wallet.importFeed(Data(feed.utf8))
@@ -135,13 +135,7 @@ struct GrantAndImportTests {
             guard let error = error as? FinanceDataError else { return false }
             return error.code == code && error.description.contains(message)
         }
-        let after = try await wallet.database.read { db in
-            try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM transactions) + (SELECT count(*) FROM financeChanges)"
-            )
-        }
+        let after = try await Self.footprint(wallet)
         #expect(before == after)
     }
 

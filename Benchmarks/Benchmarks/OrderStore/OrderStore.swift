@@ -4,6 +4,7 @@ import GRDB
 import OrderPackage
 import OrderStorage
 import Synchronization
+import WalletSQLite
 
 // saveOrder and containsOrder against stores of 1,000 to 1,000,000 orders.
 //
@@ -124,10 +125,11 @@ enum SeededStore {
     /// A store holding exactly `size` seeded orders (a fresh copy when the benchmark writes).
     static func open(size: Int, copy: Bool = false) async throws -> OrderStore {
         let path = folder.appendingPathComponent("orders-\(size).sqlite")
-        var repository = try SQLiteOrderRepository(path: path.path)
-        if try await repository.database.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders") }) != size {
+        var repository = try SQLiteBackend(path: path.path).orders
+        let count = try DatabaseQueue(path: path.path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders") }
+        if count != size {
             try FileManager.default.removeItem(at: path)
-            repository = try SQLiteOrderRepository(path: path.path)
+            repository = try SQLiteBackend(path: path.path).orders
             for start in stride(from: 0, to: size, by: 10_000) {
                 _ = try await repository.save(contentsOf: (start..<min(start + 10_000, size)).map(candidate), at: seededDate)
             }
@@ -139,8 +141,8 @@ enum SeededStore {
                 .filter { $0.hasPrefix("orders-\(size)-") }
             for name in previous { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
             let copyPath = folder.appendingPathComponent("orders-\(size)-\(UUID().uuidString).sqlite")
-            try repository.database.backup(to: try DatabaseQueue(path: copyPath.path))
-            repository = try SQLiteOrderRepository(path: copyPath.path)
+            try DatabaseQueue(path: path.path).backup(to: try DatabaseQueue(path: copyPath.path))
+            repository = try SQLiteBackend(path: copyPath.path).orders
         }
         let root = try Data(contentsOf: testArchives.appendingPathComponent("pki/root.pem"))
         let verifier = OrderVerifier(trustStore: try TrustStore.apple.adding(roots: [root]))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a model's key paths map to indexed SQL columns: what query translation may use.
+/// How a model's key paths map to indexed stored columns: what query translation may use.
 struct ColumnMap: Sendable {
     enum Kind: Sendable {
         /// Integer microseconds (``Microseconds``).
@@ -32,13 +32,13 @@ struct ColumnMap: Sendable {
 
     let model: Any.Type
     let columns: [Path: Column]
-    /// Paths to optional parts of the model (`$0.available`) and SQL true when the part exists.
-    let optionalParts: [Path: String]
+    /// Paths to optional parts of the model (`$0.available`) and the condition that they exist.
+    let optionalParts: [Path: StoredFilter]
     /// Key paths a `SortDescriptor` may name, and the column that orders the same way.
     let sortKeys: [AnyKeyPathBox: Column]
 
     init(
-        model: Any.Type, columns: [([AnyKeyPath], Column)], optionalParts: [([AnyKeyPath], String)] = [],
+        model: Any.Type, columns: [([AnyKeyPath], Column)], optionalParts: [([AnyKeyPath], StoredFilter)] = [],
         sortKeys: [(AnyKeyPath, Column)] = []
     ) {
         self.model = model
@@ -90,8 +90,8 @@ extension ColumnMap {
             ([\AccountBalance.currencyCode], Column(name: "currencyCode", kind: .text, nullable: false)),
         ],
         optionalParts: [
-            ([\AccountBalance.available], "availableAsOf IS NOT NULL"),
-            ([\AccountBalance.booked], "bookedAsOf IS NOT NULL"),
+            ([\AccountBalance.available], .present(.column("availableAsOf"))),
+            ([\AccountBalance.booked], .present(.column("bookedAsOf"))),
         ])
 
     static let accounts = ColumnMap(

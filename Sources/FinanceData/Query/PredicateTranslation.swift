@@ -1,10 +1,10 @@
 import Foundation
 
-// Conformances that give predicate expression nodes an SQL form. A node whose children have no
-// SQL form has none either; the query then evaluates the predicate in memory.
+// Conformances that give predicate expression nodes a stored form (StoredFilter). A node whose
+// children have none has none either; the query then evaluates the predicate in memory.
 
-extension PredicateExpressions.Variable: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
+extension PredicateExpressions.Variable: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
         if let bound = context.bindings[key] { return bound }
         // The predicate's own variable is the only one whose type is the model: flatMap
         // variables (bound above) have the type of the unwrapped value.
@@ -12,101 +12,99 @@ extension PredicateExpressions.Variable: SQLTranslatable {
     }
 }
 
-extension PredicateExpressions.KeyPath: SQLTranslatable where Root: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard case .path(let base)? = root.sqlTerm(in: context) else { return nil }
+extension PredicateExpressions.KeyPath: StoredTranslatable where Root: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard case .path(let base)? = root.storedTerm(in: context) else { return nil }
         let path = base.appending(keyPath)
         if let column = context.map.columns[path] { return .column(column) }
         return .path(path)
     }
 }
 
-extension PredicateExpressions.Value: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
+extension PredicateExpressions.Value: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
         .constant(value)
     }
 }
 
-extension PredicateExpressions.NilLiteral: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
+extension PredicateExpressions.NilLiteral: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
         .constant(nil)
     }
 }
 
-extension PredicateExpressions.Equal: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard let left = lhs.sqlTerm(in: context), let right = rhs.sqlTerm(in: context),
-            let sql = SQLBuilder.equal(left, right)
+extension PredicateExpressions.Equal: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard let left = lhs.storedTerm(in: context), let right = rhs.storedTerm(in: context),
+            let filter = StoredFilterBuilder.equal(left, right)
         else { return nil }
-        return .condition(sql, nullable: false)
+        return .condition(filter)
     }
 }
 
-extension PredicateExpressions.NotEqual: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard let left = lhs.sqlTerm(in: context), let right = rhs.sqlTerm(in: context),
-            let sql = SQLBuilder.equal(left, right)
+extension PredicateExpressions.NotEqual: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard let left = lhs.storedTerm(in: context), let right = rhs.storedTerm(in: context),
+            let filter = StoredFilterBuilder.equal(left, right)
         else { return nil }
-        return .condition(.not(sql), nullable: false)
+        return .condition(.not(filter))
     }
 }
 
-extension PredicateExpressions.Comparison: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard let left = lhs.sqlTerm(in: context), let right = rhs.sqlTerm(in: context),
-            let sql = SQLBuilder.compare(left, op, right)
+extension PredicateExpressions.Comparison: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard let left = lhs.storedTerm(in: context), let right = rhs.storedTerm(in: context),
+            let filter = StoredFilterBuilder.compare(left, op, right)
         else { return nil }
-        return .condition(sql, nullable: false)
+        return .condition(filter)
     }
 }
 
-extension PredicateExpressions.Conjunction: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard case .condition(let left, false)? = lhs.sqlTerm(in: context),
-            case .condition(let right, false)? = rhs.sqlTerm(in: context)
+extension PredicateExpressions.Conjunction: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard case .condition(let left)? = lhs.storedTerm(in: context), case .condition(let right)? = rhs.storedTerm(in: context)
         else { return nil }
-        return .condition(.and([left, right]), nullable: false)
+        return .condition(.all([left, right]))
     }
 }
 
-extension PredicateExpressions.Disjunction: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard case .condition(let left, false)? = lhs.sqlTerm(in: context),
-            case .condition(let right, false)? = rhs.sqlTerm(in: context)
+extension PredicateExpressions.Disjunction: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard case .condition(let left)? = lhs.storedTerm(in: context), case .condition(let right)? = rhs.storedTerm(in: context)
         else { return nil }
-        return .condition(.or([left, right]), nullable: false)
+        return .condition(.any([left, right]))
     }
 }
 
-extension PredicateExpressions.Negation: SQLTranslatable where Wrapped: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard case .condition(let inner, false)? = wrapped.sqlTerm(in: context) else { return nil }
-        return .condition(.not(inner), nullable: false)
+extension PredicateExpressions.Negation: StoredTranslatable where Wrapped: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard case .condition(let inner)? = wrapped.storedTerm(in: context) else { return nil }
+        return .condition(.not(inner))
     }
 }
 
-extension PredicateExpressions.SequenceContains: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        guard let values = sequence.sqlTerm(in: context), let member = element.sqlTerm(in: context),
-            let sql = SQLBuilder.contains(values, member)
+extension PredicateExpressions.SequenceContains: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        guard let values = sequence.storedTerm(in: context), let member = element.storedTerm(in: context),
+            let filter = StoredFilterBuilder.contains(values, member)
         else { return nil }
-        return .condition(sql, nullable: false)
+        return .condition(filter)
     }
 }
 
-extension PredicateExpressions.OptionalFlatMap: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    /// `optional.flatMap { … }`: the body runs only where the optional part exists; elsewhere the
-    /// result is nil (SQL NULL), which a following `?? default` turns into a value.
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        let presence: String
-        let bound: SQLTerm
-        switch wrapped.sqlTerm(in: context) {
+extension PredicateExpressions.OptionalFlatMap: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    /// `optional.flatMap { … }`: the body applies only where the optional part exists; elsewhere
+    /// the result is nil, which a following `?? default` turns into a value.
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        let presence: StoredFilter
+        let bound: StoredTerm
+        switch wrapped.storedTerm(in: context) {
         case .path(let path)?:
             guard let condition = context.map.optionalParts[path] else { return nil }
             presence = condition
             bound = .path(path)
         case .column(var column)? where column.nullable:
-            presence = "\(column.name) IS NOT NULL"
+            presence = .present(.column(column.name))
             column.nullable = false
             bound = .column(column)
         default:
@@ -115,18 +113,21 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable where LHS: SQLTr
         let previous = context.bindings[variable.key]
         context.bindings[variable.key] = bound
         defer { context.bindings[variable.key] = previous }
-        guard case .condition(let body, false)? = transform.sqlTerm(in: context) else { return nil }
-        return .condition(SQLFragment("CASE WHEN \(presence) THEN (\(body.sql)) END", body.arguments), nullable: true)
+        guard case .condition(let body)? = transform.storedTerm(in: context) else { return nil }
+        return .optionalCondition(presence: presence, body: body)
     }
 }
 
-extension PredicateExpressions.NilCoalesce: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
-    func sqlTerm(in context: TranslationContext) -> SQLTerm? {
-        switch (lhs.sqlTerm(in: context), rhs.sqlTerm(in: context)) {
-        case (.condition(let condition, _)?, .constant(let value)?):
-            guard let fallback = SQLBuilder.unwrap(value) as? Bool else { return nil }
-            return .condition(
-                SQLFragment("COALESCE(\(condition.sql), \(fallback ? 1 : 0))", condition.arguments), nullable: false)
+extension PredicateExpressions.NilCoalesce: StoredTranslatable where LHS: StoredTranslatable, RHS: StoredTranslatable {
+    func storedTerm(in context: TranslationContext) -> StoredTerm? {
+        switch (lhs.storedTerm(in: context), rhs.storedTerm(in: context)) {
+        case (.optionalCondition(let presence, let body)?, .constant(let value)?):
+            // Neither part is ever NULL, so no CASE is needed: where the part is absent, the
+            // default decides.
+            guard let fallback = StoredFilterBuilder.unwrap(value) as? Bool else { return nil }
+            return .condition(fallback ? .any([.not(presence), body]) : .all([presence, body]))
+        case (.condition(let condition)?, .constant(let value)?) where StoredFilterBuilder.unwrap(value) is Bool:
+            return .condition(condition)
         case (.column(let first)?, .column(let second)?) where first.kind == .date && second.kind == .date && first.nullable:
             return .coalescedDates([first, second])
         case (.column(let first)?, .coalescedDates(let rest)?) where first.kind == .date && first.nullable:

@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+import WalletCore
+
+/// Opens the embedded SQLite store: a GRDB `DatabasePool` in WAL mode, with a busy timeout so
+/// that writers from several processes wait their turn instead of failing with "database is
+/// locked", and with schema migrations applied.
+///
+/// Opening (creating the file, switching to WAL, migrating) is serialized across processes with
+/// an advisory lock on a `<path>.lock` file beside the database.
+///
+/// One file serves every module: each registers its migrations under its own prefix
+/// (`core.`, `orders.`, `finance.`). A module may open the file with only its own migrations; the
+/// file is refused only when it holds a migration *with one of the migrator's prefixes* that the
+/// migrator does not know, i.e. when a newer version of the same module wrote it.
+///
+/// What opening refuses, changing nothing (``StoreFile``): another application's SQLite file, or
+/// anything that is not one. What it checks: `PRAGMA quick_check` on stores of at most
+/// `quickCheckLimit` bytes (about 2 ms per MB: 1.3 s for a million orders, too slow for every
+/// open; ``check(at:full:)`` and `orders doctor` check stores of any size).
+enum StoreDatabase {
+    /// How long a writer waits for another connection's write lock before giving up.
+    static let defaultBusyTimeout: TimeInterval = 60
+    /// Stores up to this size get `PRAGMA quick_check` each time they are opened (≈ 30 ms).
+    static let defaultQuickCheckLimit = 16 << 20
+
+    /// Opens the store at `path`.
+    ///
+    /// - Parameters:
+    ///   - createIfMissing: false for readers: a missing store is then an error, and nothing
+    ///     (file, folder, lock file) is created.
+    ///   - quickCheckLimit: the largest store checked with `PRAGMA quick_check` while opening.
+    static func open(
+        at path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval = defaultBusyTimeout,
+        createIfMissing: Bool = true, quickCheckLimit: Int = defaultQuickCheckLimit
+    ) throws(StorageError) -> DatabasePool {
+        switch StoreFile.inspect(path) {
+        case .missing:
+            guard createIfMissing else { throw StorageError(reason: "there is no store at \(path)") }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError(reason: "cannot create \(folder.path): \(error.localizedDescription)")
+            }
+        case .foreign(let why):
+            throw refusal(path, why)
+        case .usable:
+            break
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        // A unit of work keeps its transaction open across several writer accesses; the
+        // backend's WriteGate keeps every other write out meanwhile.
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL: a killed process never leaves a half-written
+            // transaction; only a power loss may drop the last commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Reads through a memory map skip a copy per page: 20–40 % faster catch-ups and
+            // large queries (Benchmarks/FinanceQueries). The store is our own file, not input.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+        }
+        let lockPath = path + ".lock"
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        do {
+            return try withExclusiveLock(lockPath) { () throws(StorageError) -> DatabasePool in
+                try openLocked(path, configuration: configuration, migrator: migrator, quickCheckLimit: quickCheckLimit)
+            }
+        } catch {
+            // A store that could not be opened leaves no lock file behind.
+            if !lockExisted, !FileManager.default.fileExists(atPath: path) { unlink(lockPath) }
+            throw error
+        }
+    }
+
+    private static func openLocked(
+        _ path: String, configuration: Configuration, migrator: DatabaseMigrator, quickCheckLimit: Int
+    ) throws(StorageError) -> DatabasePool {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw opening(path, error)
+        }
+        do {
+            // The authoritative look, on the connection that would write (a WAL-mode file can
+            // only be judged here).
+            if case .foreign(let why) = try pool.read(StoreFile.classify) { throw refusal(path, why) }
+            let size = try pool.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+            }
+            if size <= quickCheckLimit {
+                let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(20)") }
+                if problems != ["ok"] { throw damaged(path, problems) }
+            }
+            if let unknown = try pool.read({ db in try unknownMigrations(in: db, for: migrator) }).first {
+                throw StorageError(reason: "\(path) was written by a newer version of this tool (migration \(unknown))")
+            }
+            try migrator.migrate(pool)
+            try pool.writeWithoutTransaction { db in
+                if try Int32.fetchOne(db, sql: "PRAGMA application_id") != StoreFile.applicationID {
+                    try db.execute(sql: "PRAGMA application_id = \(StoreFile.applicationID)")
+                }
+            }
+            return pool
+        } catch let error as StorageError {
+            try? pool.close()
+            throw error
+        } catch {
+            try? pool.close()
+            throw opening(path, error)
+        }
+    }
+
+    /// Checks an existing store without changing it: `PRAGMA integrity_check` when `full`, else
+    /// `PRAGMA quick_check` (which skips index contents). Returns "ok", or up to 100 problems.
+    ///
+    /// - Throws: ``StorageError`` when there is no store at `path` or it cannot be opened.
+    static func check(at path: String, full: Bool) throws(StorageError) -> [String] {
+        switch StoreFile.inspect(path) {
+        case .missing: throw StorageError(reason: "there is no store at \(path)")
+        case .foreign(let why): throw refusal(path, why)
+        case .usable: break
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)")
+            }
+        } catch {
+            if isCorruption(error) { return [describe(error)] }
+            throw opening(path, error)
+        }
+    }
+
+    /// Whether SQLite reported a damaged file.
+    static func isCorruption(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// What a damaged store's owner should do.
+    static func corruptionAdvice(path: String?) -> String {
+        let file = path ?? "the store file"
+        return "SQLite found damage in \(file). Stop writing to it and keep a copy; `orders doctor` lists the damage. "
+            + "Restore the file from a backup, or recover what is readable with the sqlite3 shell: "
+            + "sqlite3 \(path ?? "STORE") .recover | sqlite3 recovered.sqlite"
+    }
+
+    private static func damaged(_ path: String, _ problems: [String]) -> StorageError {
+        let first =
+            problems.first.map { $0.replacingOccurrences(of: "\n", with: "; ") }
+            .map { $0.count > 200 ? $0.prefix(200) + "…" : $0 } ?? "unknown damage"
+        return StorageError(reason: corruptionAdvice(path: path) + " (first problem: \(first))", isCorrupt: true)
+    }
+
+    private static func refusal(_ path: String, _ why: String) -> StorageError {
+        StorageError(reason: "\(path) is not a wallet-orders store: \(why). Nothing was changed; use a new file's path")
+    }
+
+    private static func opening(_ path: String, _ error: any Error) -> StorageError {
+        if isCorruption(error) { return StorageError(reason: corruptionAdvice(path: path), isCorrupt: true) }
+        return StorageError(reason: "cannot open \(path): \(describe(error))")
+    }
+
+    /// Applied migrations that share a prefix with the migrator's but that it does not know.
+    static func unknownMigrations(in db: Database, for migrator: DatabaseMigrator) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        let known = Set(migrator.migrations)
+        let prefixes = Set(known.compactMap { $0.split(separator: ".").first.map(String.init) })
+        return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier").filter { identifier in
+            guard let prefix = identifier.split(separator: ".").first.map(String.init) else { return false }
+            return prefixes.contains(prefix) && !known.contains(identifier)
+        }
+    }
+
+    /// A short description of a GRDB or SQLite error for users.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return String(describing: error) }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "another process kept the store locked for longer than the busy timeout"
+        case .SQLITE_NOTADB:
+            return "the file is not an SQLite database"
+        case .SQLITE_CORRUPT:
+            return "the database file is damaged"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            return "the database cannot be opened for writing (\(error.message ?? "permission denied"))"
+        default:
+            return error.message ?? error.description
+        }
+    }
+
+    private static func withExclusiveLock<T>(
+        _ lockPath: String, _ body: () throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StorageError(reason: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw StorageError(reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+}

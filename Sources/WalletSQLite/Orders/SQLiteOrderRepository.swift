@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import OrderPackage
+import OrderStorage
+import WalletCore
+import WalletPrimitives
+
+/// ``OrderStorage/OrderRepository`` in the store file: `BEGIN IMMEDIATE` writes with a busy
+/// timeout, so several processes may save at once.
+final class SQLiteOrderRepository: OrderRepository {
+    private let executor: SQLiteExecutor
+
+    init(executor: SQLiteExecutor) {
+        self.executor = executor
+    }
+
+    func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
+        try Self.requireExact(candidate.identifier)
+        let addedAt = Self.microseconds(time)
+        return try await write { db in try Self.save(candidate, addedAt: addedAt, in: db) }
+    }
+
+    /// All candidates in one transaction (a bulk import), each decided as ``save(_:at:)`` would.
+    func save(
+        contentsOf candidates: [OrderCandidate], at time: Date
+    ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
+        for candidate in candidates { try Self.requireExact(candidate.identifier) }
+        let addedAt = Self.microseconds(time)
+        return try await write { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
+    }
+
+    private static func save(_ candidate: OrderCandidate, addedAt: Int64, in db: Database) throws -> OrderVersionPolicy.Decision {
+        let stored = try Row.fetchOne(
+            db.cachedStatement(
+                sql:
+                    "SELECT updatedAt, teamIdentifier, archiveSHA256 FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"
+            ),
+            arguments: [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier]
+        ).map { row in
+            OrderVersionPolicy.StoredVersion(
+                updatedAt: try Self.timestamp(row["updatedAt"]), teamIdentifier: row["teamIdentifier"],
+                archiveSHA256: row["archiveSHA256"])
+        }
+        let decision = OrderVersionPolicy.decide(stored: stored, incoming: candidate)
+        switch decision {
+        case .insert:
+            try db.execute(
+                sql: """
+                    INSERT INTO orders (\(Self.versionColumns))
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: Self.arguments(candidate, addedAt: addedAt))
+        case .replace:
+            try db.execute(
+                sql: """
+                    INSERT INTO orderVersions (\(Self.versionColumns), replacedAt)
+                    SELECT \(Self.versionColumns), ? FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                    """,
+                arguments: [addedAt, candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
+            try db.execute(
+                sql: """
+                    UPDATE orders SET (\(Self.versionColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                    """,
+                arguments: Self.arguments(candidate, addedAt: addedAt)
+                    + [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
+        case .unchanged, .keepNewer, .conflict, .signerChanged:
+            break
+        }
+        return decision
+    }
+
+    func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+        guard Self.isExact(identifier) else { return nil }
+        return try read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: Self.currentSQL), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            )
+            .map(Self.storedOrder)
+        }
+    }
+
+    func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("archive", of: identifier)
+    }
+
+    func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("orderJSON", of: identifier)
+    }
+
+    func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let type = query.orderTypeIdentifier {
+            guard SQLiteText.isExact(type) else { return [] }
+            conditions.append("orderTypeIdentifier = ?")
+            arguments += [type]
+        }
+        if let types = query.orderTypeIdentifiers {
+            let exact = types.filter(SQLiteText.isExact).sorted()
+            guard !exact.isEmpty else { return [] }
+            conditions.append("orderTypeIdentifier IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))")
+            arguments += StatementArguments(exact)
+        }
+        if let status = query.status {
+            conditions.append("status = ?")
+            arguments += [status]
+        }
+        if let since = query.updatedSince {
+            conditions.append("updatedAtMicroseconds >= ?")
+            arguments += [since.microsecondsSinceEpoch]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments += [max(0, query.limit), max(0, query.offset)]
+        let sql = """
+            SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders \(filter)
+            ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT ? OFFSET ?
+            """
+        return try read { db in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.storedOrder) }
+    }
+
+    func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+        guard Self.isExact(identifier) else { return [] }
+        return try read { db in
+            let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            let previous = try Row.fetchAll(db.cachedStatement(sql: Self.historySQL), arguments: arguments).map(Self.storedOrder)
+            let current = try Row.fetchOne(db.cachedStatement(sql: Self.currentSQL), arguments: arguments).map(Self.storedOrder)
+            return previous + (current.map { [$0] } ?? [])
+        }
+    }
+
+    func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        guard Self.isExact(identifier) else { return false }
+        return try await write { db in
+            let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            try db.execute(
+                sql: "DELETE FROM orderVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+            try db.execute(sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// No stored key contains U+0000 (``SQLiteText``), so a lookup for one finds nothing rather
+    /// than its prefix.
+    private static func isExact(_ identifier: FullyQualifiedOrderIdentifier) -> Bool {
+        SQLiteText.isExact(identifier.orderTypeIdentifier) && SQLiteText.isExact(identifier.orderIdentifier)
+    }
+
+    private static func requireExact(_ identifier: FullyQualifiedOrderIdentifier) throws(OrderStoreError) {
+        guard isExact(identifier) else {
+            throw .unavailable(
+                reason: "an identifier containing U+0000 cannot be stored exactly (\(identifier.clippedDescription))")
+        }
+    }
+
+    private static let versionColumns = """
+        orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
+        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt
+        """
+
+    private static let currentSQL = """
+        SELECT \(summaryColumns), NULL AS replacedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+        """
+
+    private static let historySQL = """
+        SELECT \(summaryColumns), replacedAt FROM orderVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ? ORDER BY id
+        """
+
+    private static let summaryColumns = """
+        orderTypeIdentifier, orderIdentifier, updatedAt, createdAt, status, merchantIdentifier, merchantDisplayName, \
+        teamIdentifier, archiveSHA256, length(archive) AS archiveSize, addedAt
+        """
+
+    private static func arguments(_ candidate: OrderCandidate, addedAt: Int64) -> StatementArguments {
+        [
+            candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier, candidate.updatedAt.text,
+            candidate.updatedAt.microsecondsSinceEpoch, candidate.createdAt.text, candidate.status, candidate.merchantIdentifier,
+            candidate.merchantDisplayName, candidate.teamIdentifier, candidate.archiveSHA256, candidate.archive,
+            candidate.orderJSON, addedAt,
+        ]
+    }
+
+    private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        guard Self.isExact(identifier) else { return nil }
+        return try read { db in
+            try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT \(column) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"),
+                arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
+        }
+    }
+
+    private static func storedOrder(_ row: Row) throws -> StoredOrder {
+        StoredOrder(
+            identifier: FullyQualifiedOrderIdentifier(
+                orderTypeIdentifier: row["orderTypeIdentifier"], orderIdentifier: row["orderIdentifier"]),
+            updatedAt: try timestamp(row["updatedAt"]), createdAt: try timestamp(row["createdAt"]), status: row["status"],
+            merchantIdentifier: row["merchantIdentifier"], merchantDisplayName: row["merchantDisplayName"],
+            teamIdentifier: row["teamIdentifier"], archiveSHA256: row["archiveSHA256"], archiveSize: row["archiveSize"],
+            addedAt: date(microseconds: row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(date(microseconds:)))
+    }
+
+    private static func timestamp(_ text: String) throws -> RFC3339Timestamp {
+        guard let timestamp = RFC3339Timestamp(text) else {
+            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
+        }
+        return timestamp
+    }
+
+    static func microseconds(_ date: Date) -> Int64 { Microseconds.since1970(date) }
+
+    private static func date(microseconds: Int64) -> Date { Microseconds.date(microseconds) }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
+        do { return try executor.read(body) } catch { throw Self.orderStoreError(error) }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
+        do { return try await executor.write(body) } catch { throw Self.orderStoreError(error) }
+    }
+
+    private static func orderStoreError(_ error: any Error) -> OrderStoreError {
+        switch error {
+        case let error as OrderStoreError: error
+        case let error as StorageError: OrderStoreError(error)
+        default: .unavailable(reason: (error as? any WalletError)?.message ?? "\(error)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import FinanceData
+import Foundation
+import GRDB
+import OrderStorage
+import WalletCore
+import WalletPrimitives
+import WalletStorage
+
+/// The embedded backend: one SQLite file in WAL mode, through GRDB. Several processes may use
+/// the file at once; writers wait for each other (busy timeout) instead of failing.
+///
+/// ```swift
+/// let backend = try SQLiteBackend(path: "/var/lib/wallet/store.sqlite")
+/// let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
+/// ```
+///
+/// Opening refuses, changing nothing, any existing file that is not this tool's store or an
+/// empty database, checks small stores with `PRAGMA quick_check`, and migrates (see
+/// ``Options``). Existing stores upgrade in place: migrations are only ever added.
+public final class SQLiteBackend: StorageBackend {
+    /// How the store is opened.
+    public struct Options: Sendable {
+        /// False for readers: a missing store is then an error, and nothing (file, folder, lock
+        /// file) is created.
+        public var createIfMissing: Bool
+        /// How long a writer waits for another connection's write lock.
+        public var busyTimeout: TimeInterval
+        /// Stores up to this size get `PRAGMA quick_check` when opened (about 2 ms per MB);
+        /// ``SQLiteBackend/check(at:full:)`` checks stores of any size.
+        public var quickCheckLimit: Int
+
+        public init(createIfMissing: Bool = true, busyTimeout: TimeInterval = 60, quickCheckLimit: Int = 16 << 20) {
+            self.createIfMissing = createIfMissing
+            self.busyTimeout = busyTimeout
+            self.quickCheckLimit = quickCheckLimit
+        }
+    }
+
+    /// The store file.
+    public let path: String
+    let pool: DatabasePool
+    let executor: SQLiteExecutor
+    let accessRepository: SQLiteAccessRepository
+    let orderRepository: SQLiteOrderRepository
+    let financeRepository: SQLiteFinanceDataRepository
+
+    public var access: any AccessRepository { accessRepository }
+    public var orders: any OrderRepository { orderRepository }
+    public var finance: any FinanceDataRepository { financeRepository }
+    public var location: String { path }
+
+    /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
+    public convenience init(path: String, options: Options = Options()) throws(StorageError) {
+        let pool = try StoreDatabase.open(
+            at: path, migrator: SQLiteSchema.migrator, busyTimeout: options.busyTimeout,
+            createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit)
+        self.init(pool: pool, path: path)
+    }
+
+    init(pool: DatabasePool, path: String) {
+        self.pool = pool
+        self.path = path
+        executor = SQLiteExecutor(pool: pool, gate: WriteGate(), inTransaction: false)
+        accessRepository = SQLiteAccessRepository(executor: executor)
+        orderRepository = SQLiteOrderRepository(executor: executor)
+        financeRepository = SQLiteFinanceDataRepository(executor: executor)
+    }
+
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        let pool = self.pool
+        let transaction = SQLiteTransaction(executor: executor.transactional)
+        return try await executor.gate.run {
+            do {
+                try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+            } catch {
+                throw StorageError(sqlite: error, path: pool.path)
+            }
+            do {
+                let result = try await body(transaction)
+                try await pool.writeWithoutTransaction { db in try db.commit() }
+                return result
+            } catch {
+                try? await pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
+                // The body's own errors are the caller's; only the database's are translated.
+                throw error is DatabaseError ? StorageError(sqlite: error, path: pool.path) : error
+            }
+        }
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    /// Checks an existing store without changing it: `PRAGMA integrity_check` when `full`, else
+    /// `PRAGMA quick_check`. Returns `["ok"]`, or up to 100 problems.
+    ///
+    /// - Throws: ``WalletCore/StorageError`` when there is no store at `path` or it is not one.
+    public static func check(at path: String, full: Bool) throws(StorageError) -> [String] {
+        try StoreDatabase.check(at: path, full: full)
+    }
+
+    /// What the owner of a damaged store should do.
+    public static func corruptionAdvice(path: String?) -> String {
+        StoreDatabase.corruptionAdvice(path: path)
+    }
+}
+
+/// The repositories inside one unit of work: on the writer connection, in its open transaction.
+struct SQLiteTransaction: StorageTransaction {
+    let access: any AccessRepository
+    let orders: any OrderRepository
+    let finance: any FinanceDataRepository
+
+    init(executor: SQLiteExecutor) {
+        access = SQLiteAccessRepository(executor: executor)
+        orders = SQLiteOrderRepository(executor: executor)
+        finance = SQLiteFinanceDataRepository(executor: executor)
+    }
+}

@@ -1,0 +1,47 @@
+import FinanceData
+import OrderStorage
+import WalletCore
+
+/// Where a wallet's data lives: every repository over one database, a unit of work that spans
+/// them, and closing. `WalletSQLite.SQLiteBackend` is the embedded default; a server backend
+/// implements the same protocol and passes the same contract suite (Tests/StorageContract).
+///
+/// ```swift
+/// let backend = try SQLiteBackend(path: "/var/lib/wallet/store.sqlite")
+/// let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
+/// ```
+///
+/// Device registrations and a push outbox (the Orders web service) will be repositories here too.
+public protocol StorageBackend: Sendable {
+    /// Restrictions, authorizations, grants, entitlements, history cursors.
+    var access: any AccessRepository { get }
+    /// Orders and their versions.
+    var orders: any OrderRepository { get }
+    /// Accounts, balances, transactions and their change log.
+    var finance: any FinanceDataRepository { get }
+
+    /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
+    /// commit together when it returns, and none of them when it throws. Reads inside see those
+    /// writes. Keep the body to storage work: the database is locked for writers until it ends.
+    ///
+    /// ```swift
+    /// try await backend.withTransaction { transaction in
+    ///     _ = try await transaction.orders.save(candidate, at: now)
+    ///     try await transaction.access.entitle(client, toOrderTypes: [candidate.identifier.orderTypeIdentifier])
+    /// }
+    /// ```
+    func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T
+
+    /// Where the data is, for messages: a file path, or a URL without its password.
+    var location: String { get }
+
+    /// Releases connections. The backend must not be used afterwards.
+    func close() async throws
+}
+
+/// The repositories as seen inside ``StorageBackend/withTransaction(_:)``.
+public protocol StorageTransaction: Sendable {
+    var access: any AccessRepository { get }
+    var orders: any OrderRepository { get }
+    var finance: any FinanceDataRepository { get }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import OrderPackage
+import OrderStorage
+import StorageContract
+import TestArchiveTable
+import Testing
+import WalletPrimitives
+
+/// Orders as every backend must keep them (OrderVersionPolicy applied in its own transaction).
+@Suite("Contract: orders")
+struct OrderContractTests {
+    @Test("save decides insert, replace, unchanged, keepNewer, conflict, signerChanged", arguments: BackendFactory.all)
+    func decisions(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        func candidate(_ updatedAt: String, signer: String = "order", status: String = "open") throws -> OrderCandidate {
+            try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: updatedAt, status: status, signer: signer))
+                .candidate
+        }
+        let first = try candidate("2026-01-15T09:30:00Z")
+        #expect(try await backend.orders.save(first, at: OrderFixtures.now) == .insert)
+        #expect(try await backend.orders.save(first, at: OrderFixtures.now) == .unchanged)
+        #expect(try await backend.orders.save(try candidate("2026-01-16T09:30:00Z"), at: OrderFixtures.now) == .replace)
+        #expect(try await backend.orders.save(try candidate("2026-01-14T09:30:00Z"), at: OrderFixtures.now) == .keepNewer)
+        #expect(
+            try await backend.orders.save(try candidate("2026-01-16T09:30:00Z", status: "completed"), at: OrderFixtures.now)
+                == .conflict)
+        #expect(
+            try await backend.orders.save(try candidate("2026-01-17T09:30:00Z", signer: "other-team"), at: OrderFixtures.now)
+                == .signerChanged(storedTeam: "ABCDE12345"))
+        let history = try await backend.orders.history(of: OrderFixtures.identifier())
+        #expect(history.map(\.updatedAt.text) == ["2026-01-15T09:30:00Z", "2026-01-16T09:30:00Z"])
+        #expect(history.first?.replacedAt != nil && history.last?.replacedAt == nil)
+    }
+
+    @Test("containsOrder: exists, newerExists, olderExists, notFound", arguments: BackendFactory.all)
+    func contains(_ factory: BackendFactory) async throws {
+        let store = try OrderFixtures.store(on: try await factory.make())
+        #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-15T09:30:00Z")) == .added)
+        let id = OrderFixtures.identifier()
+        let at = { (text: String) in try #require(RFC3339Timestamp(text)) }
+        #expect(try await store.containsOrder(matching: id) == .exists)
+        #expect(try await store.containsOrder(matching: id, updatedAt: at("2026-01-15T09:30:00Z")) == .exists)
+        #expect(try await store.containsOrder(matching: id, updatedAt: at("2026-01-14T09:30:00Z")) == .newerExists)
+        #expect(try await store.containsOrder(matching: id, updatedAt: at("2026-01-16T09:30:00Z")) == .olderExists)
+        #expect(try await store.containsOrder(matching: OrderFixtures.identifier("ORDER-2")) == .notFound)
+    }
+
+    @Test("archives come back byte for byte; listing filters and pages; removal removes history", arguments: BackendFactory.all)
+    func readsAndRemoval(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        var archives: [String: Data] = [:]
+        for (index, status) in ["open", "completed", "open"].enumerated() {
+            let archive = try OrderFixtures.archive(
+                orderIdentifier: "ORDER-\(index)", updatedAt: "2026-01-1\(index + 5)T00:00:00Z", status: status)
+            archives["ORDER-\(index)"] = archive
+            _ = try await store.saveOrder(signedArchive: archive)
+        }
+        for (id, archive) in archives { #expect(try await store.archive(OrderFixtures.identifier(id)) == archive) }
+        #expect(try await store.orders().map(\.identifier.orderIdentifier) == ["ORDER-2", "ORDER-1", "ORDER-0"])
+        #expect(try await store.orders(matching: OrderQuery(status: "open")).count == 2)
+        #expect(
+            try await store.orders(matching: OrderQuery(limit: 1, offset: 1)).map(\.identifier.orderIdentifier) == ["ORDER-1"])
+        var types = OrderQuery()
+        types.orderTypeIdentifiers = []
+        #expect(try await store.orders(matching: types).isEmpty)
+        #expect(try await store.removeOrder(OrderFixtures.identifier("ORDER-1")))
+        #expect(try await store.history(OrderFixtures.identifier("ORDER-1")).isEmpty)
+        #expect(try await store.removeOrder(OrderFixtures.identifier("ORDER-1")) == false)
+    }
+
+    @Test("identifiers keep every character; one holding U+0000 is never found under its prefix", arguments: BackendFactory.all)
+    func identifiers(_ factory: BackendFactory) async throws {
+        let store = try OrderFixtures.store(on: try await factory.make())
+        for id in ["ORDER-\u{1F600}", "ORDER-e\u{301}", "ORDER-\u{E9}", "ORDER-\u{10FFFD}"] {
+            #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id)) == .added)
+        }
+        #expect(try await store.orders().count == 4)
+        #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: "ORDER")) == .added)
+        #expect(try await store.containsOrder(matching: OrderFixtures.identifier("ORDER\u{0}-NUL")) == .notFound)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import TestArchiveTable
+import Testing
+import WalletOrders
+
+@testable import WalletSQLite
+
+/// A store written before the storage layer (Tests/Fixtures, made with the `orders` binary of
+/// commit f7cc519: three orders, the sample feed and its update, a client with a grant and an
+/// entitlement, a lifted restriction) opens with every record intact.
+@Suite("Stores written by earlier versions open and keep their data")
+struct UpgradeTests {
+    static let fixture = TestArchiveTable.packageRoot.appendingPathComponent("Tests/Fixtures/store-before-storage-layer.sqlite")
+    static let client: ClientIdentifier = "com.example.budget"
+    static let checking = UUID(uuidString: "6F2A3C8E-1B4D-4E5F-9A7B-0C1D2E3F4A5B") ?? UUID()
+
+    /// A copy, so the committed file is never changed.
+    static func copy() throws -> String {
+        let path = try SQLiteFixtures.path("upgrade")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        return path
+    }
+
+    @Test("orders, access and financial data are all there, and the store keeps working")
+    func opensAndWorks() async throws {
+        let path = try Self.copy()
+        let wallet = try WalletStore(path: path)
+        let orders = try await wallet.orders.orders(matching: OrderQuery())
+        #expect(Set(orders.map(\.identifier.orderIdentifier)) == ["ORDER-123", "ORDER-FULL-1", "ORDER-L10N-1"])
+        let access = try await wallet.access(for: Self.client)
+        #expect(access.status == .authorized)
+        #expect(access.accounts[Self.checking]?.earliestDate != nil)
+        #expect(access.orderTypeIdentifiers == ["order.com.example.shop"])
+        #expect(try await wallet.restriction(of: .financialData) == nil)
+
+        let store = wallet.financeStore(for: Self.client)
+        let transactions = try await store.transactions(query: TransactionQuery())
+        #expect(!transactions.isEmpty && transactions.allSatisfy { $0.accountID == Self.checking })
+        var batches = 0
+        for try await _ in store.transactionHistory(forAccountID: Self.checking, since: nil, isMonitoring: false) { batches += 1 }
+        #expect(batches >= 1)
+
+        // Still writable through the new layer: the update feed again changes nothing, a new
+        // grant is recorded.
+        let update = try Data(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed-update.json"))
+        let summary = try await wallet.importFeed(update)
+        #expect(summary.transactions.inserted == 0 && summary.transactions.unchanged > 0)
+        try await wallet.grant([AccountGrant(accountID: Self.checking)], to: "com.example.other")
+        #expect(try await wallet.access(for: "com.example.other").status == .authorized)
+        #expect(try SQLiteBackend.check(at: path, full: true) == ["ok"])
+    }
+
+    @Test("the migration table is unchanged: nothing was re-run, nothing is unknown")
+    func migrations() throws {
+        let path = try Self.copy()
+        _ = try WalletStore(path: path)
+        let applied = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
+        #expect(applied == SQLiteSchema.migrator.migrations.sorted())
+        #expect(applied == ["core.v1", "finance.v1", "finance.v2", "orders.v1"])
+    }
+}
