@@ -131,14 +131,15 @@ let package = Package(
         .testTarget(
             name: "StorageContractTests",
             dependencies: [
-                "StorageContract", "WalletStorage", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore", "WalletPrimitives",
-                "TestArchiveTable",
+                "StorageContract", "WalletStorage", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore",
+                "WalletPrimitives", "TestArchiveTable",
             ]),
         // What only the SQLite backend has: the file, its identity and damage, GRDB-level checks.
         .testTarget(
             name: "WalletSQLiteTests",
             dependencies: [
-                "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable", .product(name: "GRDB", package: "GRDB.swift"),
+                "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "OrdersCLITests",
@@ -149,3 +150,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin, only when asked for, so that CI and ordinary builds never resolve or
+// build it:
+//   WALLET_ORDERS_DOCS=1 swift package generate-documentation --target WalletOrders
+if Context.environment["WALLET_ORDERS_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

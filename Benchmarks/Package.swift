@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "OrderPackage", package: mainIdentity),
                 .product(name: "OrderStorage", package: mainIdentity),
                 .product(name: "WalletSQLite", package: mainIdentity),
+                .product(name: "WalletPrimitives", package: mainIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/OrderStore",

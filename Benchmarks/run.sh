@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and prints the figures the README quotes, with comparisons made in the same run.
+# Runs the benchmarks and prints the figures Benchmarks/README.md quotes, with comparisons made in the same run.
 #
 #   Benchmarks/run.sh            both sections
 #   Benchmarks/run.sh verify [N] verification: the library, the `orders` CLI (N files, default 500),

@@ -41,7 +41,7 @@ public struct FinanceImportSummary: Sendable, Hashable, Codable {
     public init() {}
 }
 
-/// A history stream (FINANCEKIT-API.md §2.5): one for accounts, one per account for balances and
+/// A history stream (docs/financekit-semantics.md §5): one for accounts, one per account for balances and
 /// for transactions.
 public enum HistoryStream: Hashable, Sendable, CustomStringConvertible {
     case accounts

@@ -28,7 +28,7 @@ public struct VerificationIssue: Sendable, Hashable, Codable, CustomStringConver
 
 extension VerificationIssue {
     /// Every code a verification can report. Raw values are part of the public contract (they
-    /// appear in `orders verify --json` and are documented in the README): never rename one.
+    /// appear in `orders verify --json` and are documented in docs/error-codes.md): never rename one.
     public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
         // Archive (the zip container)
         case archiveNotZip = "archive.notZip"

@@ -3,7 +3,7 @@ import WalletCore
 import WalletPrimitives
 
 /// Why an order could not be saved or the store could not be used. Each case has a stable
-/// ``code`` (documented in the README and printed by the CLI).
+/// ``code`` (documented in docs/error-codes.md and printed by the CLI).
 public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     /// The archive failed verification; the report says why. Nothing was written.
     case invalidArchive(VerificationReport)

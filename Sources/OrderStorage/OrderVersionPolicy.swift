@@ -2,7 +2,7 @@ import OrderPackage
 import WalletPrimitives
 
 /// The rule every repository applies, inside its write transaction, when a verified order
-/// arrives (FINANCEKIT-API.md §2.7, ORDER-FORMAT.md §7.5). Kept apart from storage so that every
+/// arrives (docs/financekit-semantics.md §6, docs/order-format.md §6). Kept apart from storage so that every
 /// backend decides identically.
 public enum OrderVersionPolicy {
     /// What to do with an incoming version.

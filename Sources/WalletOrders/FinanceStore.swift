@@ -6,9 +6,9 @@ import WalletPrimitives
 /// What a server adds: an explicit client (there is no app sandbox to infer it from), storage and
 /// prompts injected through ``WalletStore`` and ``WalletConfiguration``, and errors where a
 /// device would terminate the app: calling an API for a data type this deployment does not
-/// provide throws ``WalletCore/FinanceAccessError/dataTypeUnavailable(_:)`` and is logged at error
-/// level. A client that is not authorized gets ``WalletCore/FinanceAccessError/notAuthorized(_:status:)``,
-/// never ``WalletCore/FinanceError``, so "no data" and "no access" stay distinct.
+/// provide throws `dataTypeUnavailable(_:)` and is logged at error
+/// level. A client that is not authorized gets `notAuthorized(_:status:)`,
+/// never `FinanceError`, so "no data" and "no access" stay distinct.
 ///
 /// ```swift
 /// let store = wallet.financeStore(for: "com.example.budget")
@@ -129,14 +129,14 @@ public final class FinanceStore: Sendable {
     // MARK: - Orders
 
     /// Verifies and stores an order of a type the client is entitled to (see
-    /// ``OrderStorage/OrderStore/saveOrder(signedArchive:)``); another type is refused with
-    /// ``WalletCore/FinanceAccessError/notEntitled(_:orderTypeIdentifier:)``.
+    /// `saveOrder(signedArchive:)`); another type is refused with
+    /// `notEntitled(_:orderTypeIdentifier:)`.
     public func saveOrder(signedArchive: Data) async throws -> SaveOrderResult {
         try await wallet.control.checkUsable(.orders, for: "saveOrder")
         return try await saveOrder(wallet.orders.prepareOrder(signedArchive: signedArchive))
     }
 
-    /// Verification alone (see ``OrderStorage/OrderStore/prepareOrder(signedArchive:)``), for
+    /// Verification alone (see `prepareOrder(signedArchive:)`), for
     /// verifying many archives in parallel before saving them in order with ``saveOrder(_:)``.
     public func prepareOrder(signedArchive: Data) throws -> PreparedOrder {
         try wallet.orders.prepareOrder(signedArchive: signedArchive)
@@ -152,7 +152,7 @@ public final class FinanceStore: Sendable {
         return try await wallet.orders.saveOrder(prepared)
     }
 
-    /// ``OrderStorage/OrderStore/containsOrder(matching:updatedDate:)``; `.notFound` for order
+    /// `containsOrder(matching:updatedDate:)`; `.notFound` for order
     /// types the client is not entitled to, as FinanceKit does.
     public func containsOrder(
         matching fullyQualifiedOrderIdentifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
@@ -171,7 +171,7 @@ public final class FinanceStore: Sendable {
 
     // MARK: - Stored orders (server additions)
 
-    /// The client's page of stored orders: ``OrderStorage/OrderStore/orders(matching:)`` limited to
+    /// The client's page of stored orders: `orders(matching:)` limited to
     /// the order types it is entitled to.
     public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
         try await wallet.control.checkUsable(.orders, for: "orders")

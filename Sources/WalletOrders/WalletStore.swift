@@ -21,7 +21,7 @@ import WalletStorage
 /// type changes nothing, in this process or any other using the same store.
 public final class WalletStore: Sendable {
     public let configuration: WalletConfiguration
-    /// Where the data lives: the embedded SQLite file, or another ``WalletStorage/StorageBackend``.
+    /// Where the data lives: the embedded SQLite file, or another `StorageBackend`.
     public let backend: any StorageBackend
     /// The order store without client entitlements: the operator's view.
     public let orders: OrderStore
@@ -58,7 +58,7 @@ public final class WalletStore: Sendable {
 
     // MARK: - Financial data
 
-    /// Imports a JSON feed (``FinanceData/FinanceFeed``) in one transaction, which also compacts
+    /// Imports a JSON feed (`FinanceFeed`) in one transaction, which also compacts
     /// history older than the retention. A malformed feed is rejected whole; unknown keys are
     /// ignored and listed in the summary's `warnings`.
     @discardableResult
@@ -70,7 +70,7 @@ public final class WalletStore: Sendable {
         return summary
     }
 
-    /// Stores a batch built in code, as ``importFeed(_:)`` stores a feed.
+    /// Stores a batch built in code, as ``importFeed(_:maximumSize:)`` stores a feed.
     @discardableResult
     public func apply(_ batch: FinanceBatch) async throws -> FinanceImportSummary {
         try await control.checkUsable(.financialData, for: "apply")

@@ -20,7 +20,7 @@ enum Failure {
     /// Codes whose documented status is not their category's.
     static let statusByCode: [String: Int32] = [
         // `orders add` counts an order of a type the client may not save as rejected, like an
-        // invalid archive (README, exit statuses of orders add).
+        // invalid archive (docs/cli.md, exit statuses of orders add).
         "access.notEntitled": ExitStatus.invalid
     ]
 

@@ -24,7 +24,7 @@ struct FinanceImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import a JSON feed of accounts, balances, transactions and deletions, all or nothing.",
         discussion: """
-            The feed's format is in the README. A malformed feed is rejected whole, naming the record \
+            The feed's format is in docs/cli.md. A malformed feed is rejected whole, naming the record \
             (exit 1; with --json, a JSON object with the error). Unknown keys are ignored with a warning.
             """)
 

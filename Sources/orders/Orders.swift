@@ -14,7 +14,7 @@ struct Orders: AsyncParsableCommand {
             Exit codes: 0 success, 1 invalid or rejected (or not found), 2 usage or I/O error, \
             5 not authorized, 6 data restricted, 7 data type unavailable; orders add also uses \
             3 (a newer version was stored) and 4 (declined).
-            Error codes in reports are stable; see the README for the full list.
+            Error codes in reports are stable; docs/error-codes.md lists them all.
             """,
         version: "0.1.0",
         subcommands: [
@@ -80,7 +80,7 @@ extension Orders {
     }
 }
 
-/// The exit statuses documented in the README.
+/// The exit statuses documented in docs/cli.md.
 enum ExitStatus {
     static let success: Int32 = 0
     /// An archive is invalid or was rejected (verify, add); the order is not stored (check, show…).

@@ -16,9 +16,7 @@ struct OrderPackageBuilderTests {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("order-source-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectory.make("orders-pack")
     }
 
     @Test("a built package verifies, with every source file listed and metadata left out")

@@ -1,4 +1,5 @@
 import Foundation
+import TestArchiveTable
 import Testing
 
 @testable import OrderPackage
@@ -39,8 +40,7 @@ struct ZipArchiveTests {
     @Test("unzip reads what the writer writes")
     func interoperates() throws {
         let data = try Self.archive([("order.json", Data("{\"a\":1}".utf8)), ("images/logo.png", Data([1, 2, 3]))])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.make("zip")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("a.zip")
         try data.write(to: file)

@@ -10,7 +10,7 @@ import WalletPrimitives
 @testable import orders
 
 /// Every library error code: a category, an exit status from the CLI's one table, and a line in
-/// the README's error-code tables — and every documented code is one of them.
+/// docs/error-codes.md — and every documented code is one of them.
 @Suite("Error codes: one shape, one exit table, all documented")
 struct ErrorCatalogTests {
     /// One instance of every case of every public error type.
@@ -73,9 +73,10 @@ struct ErrorCatalogTests {
         #expect(status("store.conflictingVersion") == 1 && status("feed.invalid") == 1 && status("access.unknownAccount") == 1)
     }
 
-    @Test("every code is documented in the README, and every documented code exists")
+    @Test("every code is documented in docs/error-codes.md, and every documented code exists")
     func documented() throws {
-        let readme = try String(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("docs/error-codes.md"), encoding: .utf8)
         let documented = Set(
             readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { line in
                 line.split(separator: "|")[0].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map {

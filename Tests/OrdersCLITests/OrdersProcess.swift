@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import TestArchiveTable
 
-/// Runs the built `orders` binary as a child process.
+/// Runs the built `orders` binary (or another program) as a child process.
 struct OrdersProcess {
     struct Result {
         var status: Int32
@@ -39,10 +40,15 @@ struct OrdersProcess {
     /// Runs `executable`; a child still running after `timeout` seconds is killed (its status is
     /// then SIGKILL's), so a test of a hang fails instead of hanging. `standardOutput` replaces
     /// the captured pipe (stdout is then "").
+    ///
+    /// Standard output and standard error are drained at the same time, and `stdinText` is
+    /// written meanwhile, so a child that fills one pipe while the test waits on another never
+    /// blocks. Every pipe is closed before returning: hundreds of tests run in one process.
     static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
         standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
     ) throws -> Result {
+        _ = Self.ignoreBrokenPipes
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -51,27 +57,53 @@ struct OrdersProcess {
         merged.removeValue(forKey: "ORDERS_TRUST_ROOTS")
         merged.merge(environment) { $1 }
         process.environment = merged
-        let stdout = Pipe()
+        let stdout = standardOutput == nil ? Pipe() : nil
         let stderr = Pipe()
+        let stdin = stdinText == nil ? nil : Pipe()
         process.standardOutput = standardOutput ?? stdout
         process.standardError = stderr
-        let input = Pipe()
-        process.standardInput = stdinText == nil ? FileHandle.nullDevice : input
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The child holds its ends now; the parent's copies would keep the pipes open.
+        try? stdout?.fileHandleForWriting.close()
+        try? stderr.fileHandleForWriting.close()
+        try? stdin?.fileHandleForReading.close()
+
+        // Capture the process id only: a work item keeps its closure until its deadline, even
+        // when cancelled, and a captured Process would keep its pipes open that long.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        if let stdinText {
-            input.fileHandleForWriting.write(Data(stdinText.utf8))
-            try input.fileHandleForWriting.close()
+
+        let group = DispatchGroup()
+        let errors = CapturedData()
+        if let stdin, let stdinText {
+            DispatchQueue.global().async(group: group) {
+                // A child that exits without reading gets EPIPE here, not a crash (SIGPIPE is
+                // ignored in the test process, see ``ignoreBrokenPipes``).
+                try? stdin.fileHandleForWriting.write(contentsOf: Data(stdinText.utf8))
+                try? stdin.fileHandleForWriting.close()
+            }
         }
-        // Read before waiting so a full pipe never blocks the child.
-        if standardOutput != nil { try? stdout.fileHandleForWriting.close() }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async(group: group) {
+            let data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errors.data.withLock { $0 = data }
+        }
+        let out = stdout?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        group.wait()
         process.waitUntilExit()
+        watchdog.cancel()
+        try? stdout?.fileHandleForReading.close()
+        try? stderr.fileHandleForReading.close()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: errors.data.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// Writing to a child that has exited must fail with EPIPE instead of killing the tests.
+    static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    private final class CapturedData: Sendable {
+        let data = Mutex(Data())
     }
 }

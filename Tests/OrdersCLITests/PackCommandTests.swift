@@ -5,9 +5,7 @@ import Testing
 @Suite("orders pack")
 struct PackCommandTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("orders-pack-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectory.make("orders-pack")
     }
 
     static let signing = ["--certificate", "pki/order.pem", "--key", "pki/order.key", "--intermediate", "pki/wwdr.pem"]

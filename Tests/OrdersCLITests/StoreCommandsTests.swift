@@ -9,7 +9,7 @@ struct StoreWorkspace {
     var store: String { folder.appendingPathComponent("orders.sqlite").path }
 
     init() throws {
-        folder = try TestOrderArchive.temporaryDirectory("orders-cli")
+        folder = try TemporaryDirectory.make("orders-cli")
     }
 
     /// Writes a version of an order and returns its path.
@@ -29,7 +29,7 @@ struct StoreWorkspace {
         if let first = arguments.first, commandsWithTrust.contains(first) {
             full += ["--trust-root", TestArchiveTable.testRoot.path]
         }
-        return try OrdersProcess.run(full, environment: environment, in: folder)
+        return try OrdersProcess.run(full, environment: environment, stdinText: stdin, in: folder)
     }
 }
 

@@ -16,7 +16,7 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
 
     /// The embedded backend, in a new file under the temporary directory.
     public static let sqlite = BackendFactory("SQLite") {
-        let folder = try TestOrderArchive.temporaryDirectory("contract-sqlite")
+        let folder = try TemporaryDirectory.make("contract-sqlite")
         return try SQLiteBackend(path: folder.appendingPathComponent("store.sqlite").path)
     }
 

@@ -24,7 +24,7 @@ public enum OrderFixtures {
     public static func store(
         consent: any OrderConsentPrompt = AddWithoutAsking()
     ) throws -> (OrderStore, any OrderRepository, URL) {
-        let path = try TestOrderArchive.temporaryDirectory("order-store").appendingPathComponent("orders.sqlite")
+        let path = try TemporaryDirectory.make("order-store").appendingPathComponent("orders.sqlite")
         let backend = try SQLiteBackend(path: path.path)
         return (try store(on: backend, consent: consent), backend.orders, path)
     }

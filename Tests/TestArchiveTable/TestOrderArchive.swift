@@ -36,11 +36,4 @@ public enum TestOrderArchive {
     public static func verifier() throws -> OrderVerifier {
         OrderVerifier(trustStore: try TestArchiveTable.trustStore(), clock: { now })
     }
-
-    /// A new empty folder under the temporary directory.
-    public static func temporaryDirectory(_ prefix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

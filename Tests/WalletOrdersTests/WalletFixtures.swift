@@ -71,7 +71,7 @@ enum WalletFixtures {
     }
 
     static func path() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("wallet-\(UUID().uuidString)/store.sqlite").path
+        TemporaryDirectory.root.appendingPathComponent("wallet-\(UUID().uuidString)/store.sqlite").path
     }
 
     static func wallet(

@@ -3,6 +3,7 @@ import GRDB
 import OrderPackage
 import OrderStorage
 import StorageContract
+import TestArchiveTable
 import Testing
 import WalletCore
 import WalletPrimitives
@@ -99,8 +100,7 @@ struct RepositoryTests {
 
     @Test("a file that is not a store, or a place that cannot hold one, is store.unavailable")
     func unavailable() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryDirectory.make("not-a-store")
         let garbage = folder.appendingPathComponent("orders.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: garbage)
         #expect {

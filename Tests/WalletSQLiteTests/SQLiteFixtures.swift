@@ -10,7 +10,7 @@ import WalletOrders
 /// Fresh embedded backends, and their GRDB pool for checks below the repositories.
 enum SQLiteFixtures {
     static func path(_ prefix: String = "sqlite") throws -> String {
-        try TestOrderArchive.temporaryDirectory(prefix).appendingPathComponent("store.sqlite").path
+        try TemporaryDirectory.make(prefix).appendingPathComponent("store.sqlite").path
     }
 
     static func backend(at path: String? = nil) throws -> SQLiteBackend {

@@ -10,7 +10,7 @@ import WalletOrders
 /// What opening the embedded store does with what it finds at the path.
 @Suite("Store files: foreign files refused unchanged, damage reported, old stores upgraded")
 struct StoreFileTests {
-    static func folder() throws -> URL { try TestOrderArchive.temporaryDirectory("store-file") }
+    static func folder() throws -> URL { try TemporaryDirectory.make("store-file") }
 
     static func contents(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

@@ -4,6 +4,7 @@ import GRDB
 import OrderPackage
 import OrderStorage
 import Synchronization
+import WalletPrimitives
 import WalletSQLite
 
 // saveOrder and containsOrder against stores of 1,000 to 1,000,000 orders.
@@ -126,7 +127,8 @@ enum SeededStore {
     static func open(size: Int, copy: Bool = false) async throws -> OrderStore {
         let path = folder.appendingPathComponent("orders-\(size).sqlite")
         var repository = try SQLiteBackend(path: path.path).orders
-        let count = try DatabaseQueue(path: path.path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders") }
+        let count = try await DatabaseQueue(path: path.path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders")
+        }
         if count != size {
             try FileManager.default.removeItem(at: path)
             repository = try SQLiteBackend(path: path.path).orders

@@ -2,7 +2,7 @@ import Foundation
 
 /// How a query runs: what storage can select and order, and what must happen in memory.
 ///
-/// Rules (FINANCEKIT-API.md §2.4): the predicate, then the sort, then the offset, then the limit.
+/// Rules (docs/financekit-semantics.md §4): the predicate, then the sort, then the offset, then the limit.
 /// When the whole predicate and every sort key have a stored form, all four run in the backend.
 /// Otherwise the backend selects with the parts of a top-level `&&` it can express (a superset of
 /// the answer), and the predicate, the sort, the offset and the limit are applied in memory to what

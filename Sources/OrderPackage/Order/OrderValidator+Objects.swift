@@ -1,7 +1,7 @@
 import Foundation
 import WalletPrimitives
 
-// Readers for the objects of order.json, one per schema object (ORDER-FORMAT.md §5.3).
+// Readers for the objects of order.json, one per schema object (docs/order-format.md §5).
 //
 // Each reader asks for every key before deciding whether it can build its value, so that all
 // problems of an object are recorded even when a required key is missing; placeholders stand in

@@ -5,7 +5,7 @@ import WalletPrimitives
 
 /// Verifies the detached CMS `signature` over `manifest.json`.
 ///
-/// The checks follow ORDER-FORMAT.md §3.3: parse with the CMS API (signer identified by issuer
+/// The checks follow docs/order-format.md §3.4: parse with the CMS API (signer identified by issuer
 /// and serial number, or by subject key identifier), verify the signature math over the manifest
 /// bytes as received, build the chain from the trust store's roots with its bundled WWDR
 /// intermediates and the embedded certificates as untrusted candidates, judge validity at the

@@ -6,7 +6,7 @@ import Foundation
 /// Most of a CMS SignedData is not covered by the signature (RFC 5652 §5.4): versions, algorithm
 /// parameters, the certificate set, unsigned attributes, bytes after the structure. Left free,
 /// each is a way to make another archive that verifies the same. So only the documented shape is
-/// accepted (ORDER-FORMAT.md §3; README, "Signature"):
+/// accepted (docs/order-format.md §3):
 ///
 /// ```text
 /// ContentInfo { id-signedData, [0] SignedData }                    then nothing
