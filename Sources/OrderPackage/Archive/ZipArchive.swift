@@ -1,4 +1,3 @@
-import CZip
 import Foundation
 
 /// The files of a zip archive, read from memory through libzip with ``ArchiveLimits`` enforced
@@ -77,16 +76,16 @@ public struct ZipArchive: Sendable {
         let archive: LibZipArchive
         do {
             let source = try LibZipSource(borrowing: buffer)
-            archive = try LibZipArchive(source: source, flags: ZIP_RDONLY)
+            archive = try LibZipArchive(source: source, mode: .readOnly)
         } catch {
             throw ArchiveRejection([openError(error, buffer: buffer)])
         }
-        guard let handle = archive.pointer else { throw ArchiveRejection([.corrupt(entry: nil, reason: "unreadable")]) }
 
-        let count = zip_get_num_entries(handle, 0)
-        guard count >= 0 else { throw ArchiveRejection([.corrupt(entry: nil, reason: "unreadable central directory")]) }
+        guard let count = archive.entryCount else {
+            throw ArchiveRejection([.corrupt(entry: nil, reason: "unreadable central directory")])
+        }
         guard count <= limits.maximumEntryCount else {
-            throw ArchiveRejection([.tooManyEntries(count: Int(count), limit: limits.maximumEntryCount)])
+            throw ArchiveRejection([.tooManyEntries(count: count, limit: limits.maximumEntryCount)])
         }
         guard count == layout.entries.count else {
             throw ArchiveRejection([.corrupt(entry: nil, reason: "libzip reads another central directory than the layout check")])
@@ -94,25 +93,21 @@ public struct ZipArchive: Sendable {
 
         // Pass 1: inspect the central directory; nothing is inflated yet.
         var problems: [ArchiveError] = []
-        var files: [(index: zip_uint64_t, name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
+        var files: [(index: Int, name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
         var seen: Set<String> = []
         var declaredTotal: UInt64 = 0
-        for index in 0..<zip_uint64_t(count) {
-            var stat = zip_stat_t()
-            zip_stat_init(&stat)
-            guard zip_stat_index(handle, index, zip_flags_t(ZIP_FL_ENC_RAW), &stat) == 0, let rawName = stat.name
-            else {
+        for index in 0..<count {
+            guard let stat = archive.stat(at: index) else {
                 throw ArchiveRejection([.corrupt(entry: nil, reason: "entry \(index) cannot be read")])
             }
-            let rawBytes = UnsafeRawBufferPointer(start: rawName, count: strlen(rawName))
-            let entry = layout.entries[Int(index)]
-            guard Self.agrees(stat, rawBytes, with: entry, in: buffer) else {
+            let entry = layout.entries[index]
+            guard Self.agrees(stat, with: entry, in: buffer) else {
                 let name = ZipLayout.displayName(LittleEndianReader(buffer), entry.nameRange)
                 throw ArchiveRejection([.corrupt(entry: name, reason: "libzip reads the entry differently than the layout check")]
                 )
             }
-            guard let name = String(validating: rawBytes, as: UTF8.self) else {
-                let printable = String(decoding: rawBytes, as: UTF8.self)
+            guard let name = String(validating: stat.rawName, as: UTF8.self) else {
+                let printable = String(decoding: stat.rawName, as: UTF8.self)
                 problems.append(.unsafePath(entry: printable, reason: "the name is not valid UTF-8"))
                 continue
             }
@@ -128,17 +123,17 @@ public struct ZipArchive: Sendable {
                 problems.append(.duplicateEntry(name))
                 continue
             }
-            if isSymbolicLink(handle, index) {
+            if stat.isSymbolicLink {
                 problems.append(.symbolicLink(name))
                 continue
             }
             if ArchiveEntryName.isDirectory(name) { continue }
-            if stat.valid & zip_uint64_t(ZIP_STAT_ENCRYPTION_METHOD) != 0, stat.encryption_method != ZIP_EM_NONE {
+            if stat.isEncrypted {
                 problems.append(.encryptedEntry(name))
                 continue
             }
-            guard let method = CompressionMethod(rawValue: Int(stat.comp_method)) else {
-                problems.append(.unsupportedCompression(entry: name, method: Int(stat.comp_method)))
+            guard let method = CompressionMethod(rawValue: Int(stat.method)) else {
+                problems.append(.unsupportedCompression(entry: name, method: Int(stat.method)))
                 continue
             }
             if stat.size > UInt64(limits.maximumEntrySize) {
@@ -157,7 +152,7 @@ public struct ZipArchive: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(files.count)
         for file in files {
-            let contents = try inflate(handle, file.index, name: file.name, declaredSize: file.size)
+            let contents = try inflate(archive, file.index, name: file.name, declaredSize: file.size)
             if file.method == .deflate, file.layout.hasDataDescriptor {
                 let data = UnsafeRawBufferPointer(rebasing: buffer[file.layout.dataRange])
                 guard RawDeflateStream.endsExactly(data, outputLimit: Int(file.size)) else {
@@ -179,74 +174,46 @@ public struct ZipArchive: Sendable {
     /// size proves the headers lie and stops the read at once. libzip checks the CRC when the
     /// read reaches the end.
     private static func inflate(
-        _ handle: OpaquePointer,
-        _ index: zip_uint64_t,
-        name: String,
-        declaredSize: UInt64
+        _ archive: LibZipArchive, _ index: Int, name: String, declaredSize: UInt64
     ) throws(ArchiveRejection) -> Data {
-        guard let file = zip_fopen_index(handle, index, 0) else {
-            throw ArchiveRejection([readError(LibZipError(archive: handle), entry: name)])
-        }
-        defer { zip_fclose(file) }
-
         let size = Int(declaredSize)
-        var contents = Data(count: size)
-        var filled = 0
-        var failure: LibZipError?
-        contents.withUnsafeMutableBytes { buffer in
-            while filled < size {
-                let read = zip_fread(file, buffer.baseAddress.map { $0 + filled }, zip_uint64_t(size - filled))
-                if read < 0 { failure = LibZipError(file: file) }
-                if read <= 0 { break }
-                filled += Int(read)
-            }
+        let outcome: LibZipArchive.ReadOutcome
+        do {
+            outcome = try archive.read(at: index, declaredSize: size)
+        } catch {
+            throw ArchiveRejection([readError(error, entry: name)])
         }
-        if let failure { throw ArchiveRejection([readError(failure, entry: name)]) }
-        guard filled == size else {
-            throw ArchiveRejection([.corrupt(entry: name, reason: "inflated to \(filled) bytes, the directory says \(size)")])
-        }
-        // One more byte must be the end; reaching it also makes libzip compare the CRC.
-        var probe: UInt8 = 0
-        let extra = zip_fread(file, &probe, 1)
-        if extra < 0 { throw ArchiveRejection([readError(LibZipError(file: file), entry: name)]) }
-        if extra > 0 {
+        switch outcome {
+        case .complete(let contents):
+            return contents
+        case .short(let count):
+            throw ArchiveRejection([.corrupt(entry: name, reason: "inflated to \(count) bytes, the directory says \(size)")])
+        case .longer:
             throw ArchiveRejection([
                 .corrupt(entry: name, reason: "the entry inflates beyond the \(size) bytes its header declares")
             ])
         }
-        return contents
     }
 
     /// Whether libzip's view of an entry is the one the layout check confirmed.
     private static func agrees(
-        _ stat: zip_stat_t, _ rawName: UnsafeRawBufferPointer, with entry: ZipLayout.Entry, in buffer: UnsafeRawBufferPointer
+        _ stat: LibZipArchive.EntryStat, with entry: ZipLayout.Entry, in buffer: UnsafeRawBufferPointer
     ) -> Bool {
-        let required = zip_uint64_t(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD)
-        return stat.valid & required == required && rawName.elementsEqual(buffer[entry.nameRange])
-            && stat.size == UInt64(entry.uncompressedSize) && stat.comp_size == UInt64(entry.compressedSize)
-            && stat.crc == entry.crc32 && UInt16(truncatingIfNeeded: stat.comp_method) == entry.method
-    }
-
-    /// Unix symlinks carry S_IFLNK in the high 16 bits of the external attributes.
-    private static func isSymbolicLink(_ handle: OpaquePointer, _ index: zip_uint64_t) -> Bool {
-        var system: zip_uint8_t = 0
-        var attributes: zip_uint32_t = 0
-        guard zip_file_get_external_attributes(handle, index, 0, &system, &attributes) == 0 else { return false }
-        guard system == zip_uint8_t(ZIP_OPSYS_UNIX) else { return false }
-        let fileType = (attributes >> 16) & 0o170000
-        return fileType == 0o120000
+        stat.isComplete && stat.rawName.elementsEqual(buffer[entry.nameRange])
+            && stat.size == UInt64(entry.uncompressedSize) && stat.compressedSize == UInt64(entry.compressedSize)
+            && stat.crc32 == entry.crc32 && stat.method == entry.method
     }
 
     private static func openError(_ error: LibZipError, buffer: UnsafeRawBufferPointer) -> ArchiveError {
-        switch error.code {
-        case ZIP_ER_NOZIP:
+        switch error.kind {
+        case .notZip:
             // A local-file header without an end-of-central-directory record is a cut-off zip.
             let localHeader: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
             if buffer.count >= 4, Array(buffer.prefix(4)) == localHeader {
                 return .corrupt(entry: nil, reason: "truncated: the end of central directory record is missing")
             }
             return .notZip
-        case ZIP_ER_MULTIDISK:
+        case .multiDisk:
             return .corrupt(entry: nil, reason: "multi-disk archives are not supported")
         default:
             return .corrupt(entry: nil, reason: error.description)
@@ -254,12 +221,12 @@ public struct ZipArchive: Sendable {
     }
 
     private static func readError(_ error: LibZipError, entry: String) -> ArchiveError {
-        switch error.code {
-        case ZIP_ER_CRC:
+        switch error.kind {
+        case .crcMismatch:
             .corrupt(entry: entry, reason: "CRC mismatch: the entry's contents do not match its checksum")
-        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD:
+        case .encrypted:
             .encryptedEntry(entry)
-        case ZIP_ER_COMPNOTSUPP:
+        case .unsupportedCompression:
             .unsupportedCompression(entry: entry, method: -1)
         default:
             .corrupt(entry: entry, reason: error.description)

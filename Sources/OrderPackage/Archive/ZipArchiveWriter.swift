@@ -1,4 +1,3 @@
-import CZip
 import Foundation
 import WalletPrimitives
 
@@ -36,48 +35,17 @@ public struct ZipArchiveWriter: Sendable {
     public func finish() throws(ArchiveWriteError) -> Data {
         do throws(LibZipError) {
             let target = try LibZipSource()
-            let archive = try LibZipArchive(source: target, flags: ZIP_TRUNCATE)
-            guard let handle = archive.pointer else { throw LibZipError(code: ZIP_ER_INTERNAL) }
+            let archive = try LibZipArchive(source: target, mode: .create)
             for file in files {
-                try add(file, to: handle)
+                try archive.add(
+                    name: file.name, contents: file.contents, deflate: file.compression == .deflate,
+                    modificationDate: modificationDate)
             }
             try archive.close()
             return try target.readAll()
         } catch {
             throw ArchiveWriteError(reason: error.description)
         }
-    }
-
-    /// A libzip source owning a copy of `contents` (freep = 1: libzip frees it once the archive
-    /// is written or discarded). An empty file gets no buffer: libzip keeps no fragment for a
-    /// zero-length one and would never free it.
-    private static func source(for contents: Data, in handle: OpaquePointer) throws(LibZipError) -> OpaquePointer? {
-        guard !contents.isEmpty else { return zip_source_buffer(handle, nil, 0, 0) }
-        guard let copy = malloc(contents.count) else { throw LibZipError(code: ZIP_ER_MEMORY) }
-        contents.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
-        }
-        guard let source = zip_source_buffer(handle, copy, zip_uint64_t(contents.count), 1) else {
-            free(copy)
-            return nil
-        }
-        return source
-    }
-
-    private func add(_ file: File, to handle: OpaquePointer) throws(LibZipError) {
-        guard let source = try Self.source(for: file.contents, in: handle) else { throw LibZipError(archive: handle) }
-        let index = zip_file_add(handle, file.name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
-        guard index >= 0 else {
-            zip_source_free(source)
-            throw LibZipError(archive: handle)
-        }
-        let entry = zip_uint64_t(index)
-        let method: Int32 = file.compression == .stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE
-        let regularFile: zip_uint32_t = 0o100644 << 16
-        guard zip_set_file_compression(handle, entry, method, 0) == 0,
-            zip_file_set_mtime(handle, entry, ASN1Time.epochSeconds(modificationDate), 0) == 0,
-            zip_file_set_external_attributes(handle, entry, 0, zip_uint8_t(ZIP_OPSYS_UNIX), regularFile) == 0
-        else { throw LibZipError(archive: handle) }
     }
 }
 

@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 
 /// An Order Type ID certificate with its private key: signs `manifest.json` into the detached
@@ -64,7 +63,7 @@ public struct OrderSigner: Sendable {
 
     /// The certificate's subject OU: the team identifier.
     public var teamIdentifier: String? {
-        certificate.subjectAttribute(NID_organizationalUnitName)
+        certificate.organizationalUnit
     }
 
     /// A DER CMS SignedData over `manifest`, detached, SHA-256, embedding the certificate and the
@@ -78,38 +77,9 @@ public struct OrderSigner: Sendable {
     }
 
     private func makeSignature(manifest: Data, signingTime: Date) throws(OpenSSLError) -> Data {
-        OpenSSLError.clearQueue()
-        let extraCertificates = try X509CertificateStack(intermediates)
-        // CMS_PARTIAL: build the structure, add the signer and its attributes, then finalize.
-        let structureFlags = UInt32(CMS_PARTIAL | CMS_DETACHED | CMS_BINARY)
-        guard let raw = CMS_sign(nil, nil, extraCertificates.pointer, nil, structureFlags) else {
-            throw OpenSSLError("create the CMS structure")
-        }
-        let cms = CMSContentInfo(taking: raw)
-
-        var signerFlags = Int32(CMS_BINARY | CMS_NOSMIMECAP)
-        if signerIdentifier == .subjectKeyIdentifier { signerFlags |= Int32(CMS_USE_KEYID) }
-        if !includesSignedAttributes { signerFlags |= Int32(CMS_NOATTR) }
-        guard
-            let signerInfo = CMS_add1_signer(
-                cms.pointer, certificate.pointer, privateKey.pointer, EVP_sha256(), UInt32(signerFlags))
-        else { throw OpenSSLError("add the signer") }
-
-        if includesSignedAttributes {
-            // Our own signingTime (from the caller's clock) pre-empts the one OpenSSL would add.
-            guard let time = ASN1_TIME_set(nil, ASN1Time.epochSeconds(signingTime)) else {
-                throw OpenSSLError("encode the signing time")
-            }
-            defer { ASN1_TIME_free(time) }
-            guard CMS_signed_add1_attr_by_NID(signerInfo, NID_pkcs9_signingTime, ASN1_STRING_type(time), time, -1) == 1 else {
-                throw OpenSSLError("add the signing time")
-            }
-        }
-
-        let content = try MemoryBIO(manifest)
-        guard CMS_final(cms.pointer, content.pointer, nil, UInt32(CMS_BINARY | CMS_DETACHED)) == 1 else {
-            throw OpenSSLError("sign the manifest")
-        }
-        return try cms.derBytes()
+        try CMSContentInfo.signDetached(
+            content: manifest, certificate: certificate, privateKey: privateKey, extraCertificates: intermediates,
+            useKeyIdentifier: signerIdentifier == .subjectKeyIdentifier,
+            signingTime: includesSignedAttributes ? signingTime : nil)
     }
 }

@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 import WalletPrimitives
 
@@ -64,7 +63,7 @@ enum OrderSignerPolicy {
         if let orderTypeIdentifier {
             if certificateType != orderTypeIdentifier {
                 violations.append(.typeIdentifierMismatch(certificate: certificateType, order: orderTypeIdentifier))
-            } else if let uid = leaf.subjectAttribute(NID_userId), uid != orderTypeIdentifier {
+            } else if let uid = leaf.userID, uid != orderTypeIdentifier {
                 violations.append(.typeIdentifierMismatch(certificate: "subject UID \(uid)", order: orderTypeIdentifier))
             }
         }

@@ -1,5 +1,3 @@
-import COpenSSL
-import COpenSSLShims
 import Foundation
 import WalletPrimitives
 
@@ -73,42 +71,28 @@ struct SignatureVerifier: Sendable {
             }
             embedded.append(certificate)
         }
-        guard let signerInfos = CMS_get0_SignerInfos(cms.pointer), wo_sk_CMS_SignerInfo_num(signerInfos) == 1,
-            let signerInfo = wo_sk_CMS_SignerInfo_value(signerInfos, 0)
-        else {
+        guard cms.signerCount == 1 else {
             outcome.errors.append(.invalidCMS(reason: "OpenSSL does not find exactly one signer"))
             return
         }
-        outcome.signingTime = Self.signingTime(of: signerInfo)
+        outcome.signingTime = cms.signingTime
 
         // The math, apart from the chain: the messageDigest attribute (or the signature itself)
         // must match the manifest bytes exactly as received.
-        let content = try MemoryBIO(manifest)
-        let embeddedStack = try X509CertificateStack(embedded)
-        OpenSSLError.clearQueue()
-        let flags = UInt32(CMS_NO_SIGNER_CERT_VERIFY | CMS_BINARY)
-        guard CMS_verify(cms.pointer, embeddedStack.pointer, nil, content.pointer, nil, flags) == 1 else {
-            let error = OpenSSLError("verify the signature")
-            if error.contains(reason: CMS_R_SIGNER_CERTIFICATE_NOT_FOUND) {
-                outcome.errors.append(.untrustedChain(reason: "the signature does not include its signer's certificate"))
-            } else {
-                outcome.errors.append(.mismatch(reason: error.reasons.joined(separator: "; ")))
-            }
+        let leaf: X509Certificate
+        switch try cms.verifyDetached(content: manifest, certificates: embedded) {
+        case .verified(let signer):
+            leaf = signer
+        case .signerCertificateMissing:
+            outcome.errors.append(.untrustedChain(reason: "the signature does not include its signer's certificate"))
             return
-        }
-        guard let signers = CMS_get0_signers(cms.pointer) else {
-            outcome.errors.append(.untrustedChain(reason: "the signer's certificate could not be located"))
-            return
-        }
-        let leaf = X509CertificateStack.certificates(in: signers).first
-        wo_sk_X509_free(signers)
-        guard let leaf else {
-            outcome.errors.append(.untrustedChain(reason: "the signer's certificate could not be located"))
+        case .mismatch(let reasons):
+            outcome.errors.append(.mismatch(reason: reasons.joined(separator: "; ")))
             return
         }
         var facts = SignerFacts(
             subject: leaf.subjectDescription,
-            teamIdentifier: leaf.subjectAttribute(NID_organizationalUnitName),
+            teamIdentifier: leaf.organizationalUnit,
             orderTypeIdentifier: OrderSignerPolicy.orderTypeIdentifier(of: leaf),
             notBefore: leaf.notBefore,
             notAfter: leaf.notAfter,
@@ -137,8 +121,7 @@ struct SignatureVerifier: Sendable {
         switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: instant) {
         case .verified(let verified):
             chain = verified
-        case .failed(let code, let description, let certificate)
-        where code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID:
+        case .failed(let description, let certificate, outsideValidity: true):
             // Report the expiry, then check everything else as if time did not matter.
             if let instant, let certificate {
                 outcome.errors.append(
@@ -149,29 +132,16 @@ struct SignatureVerifier: Sendable {
             switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: nil) {
             case .verified(let verified):
                 chain = verified
-            case .failed(_, let reason, _):
+            case .failed(let reason, _, _):
                 outcome.errors.append(.untrustedChain(reason: reason.isEmpty ? description : reason))
                 return
             }
-        case .failed(_, let description, let certificate):
+        case .failed(let description, let certificate, outsideValidity: false):
             let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
             outcome.errors.append(.untrustedChain(reason: description + subject))
             return
         }
         facts.chain = chain.map(\.subjectDescription)
         outcome.errors += OrderSignerPolicy.violations(chain: chain, orderTypeIdentifier: orderTypeIdentifier)
-    }
-
-    /// The CMS signingTime signed attribute (UTCTime or GeneralizedTime), if present.
-    private static func signingTime(of signerInfo: OpaquePointer) -> Date? {
-        let index = CMS_signed_get_attr_by_NID(signerInfo, NID_pkcs9_signingTime, -1)
-        guard index >= 0, let attribute = CMS_signed_get_attr(signerInfo, index),
-            let value = X509_ATTRIBUTE_get0_type(attribute, 0)
-        else { return nil }
-        let type = ASN1_TYPE_get(value)
-        // Both union members are the same ASN1_STRING pointer; ASN1_TIME_to_tm reads either form.
-        guard type == V_ASN1_UTCTIME || type == V_ASN1_GENERALIZEDTIME, let time = value.pointee.value.utctime
-        else { return nil }
-        return ASN1Time.date(from: time)
     }
 }

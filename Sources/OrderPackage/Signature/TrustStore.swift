@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 import WalletPrimitives
 
@@ -16,13 +15,11 @@ import WalletPrimitives
 /// ```
 ///
 /// A store is immutable and safe to share between tasks: build it once.
-public final class TrustStore: @unchecked Sendable {
-    // @unchecked: the X509_STORE is filled in init and only read afterwards; OpenSSL locks its
-    // internal lookups, so concurrent verifications may share it.
+public final class TrustStore: Sendable {
     let roots: [X509Certificate]
     let intermediates: [X509Certificate]
     /// Nil only if OpenSSL could not allocate the embedded store; such a store trusts nothing.
-    let store: OpaquePointer?
+    let store: X509Store?
 
     /// Apple's public roots and WWDR intermediates, built once.
     public static let apple: TrustStore = {
@@ -43,20 +40,13 @@ public final class TrustStore: @unchecked Sendable {
     }
 
     init(roots: [X509Certificate], intermediates: [X509Certificate]) throws(TrustStoreError) {
-        guard let store = X509_STORE_new() else {
-            throw TrustStoreError(reason: OpenSSLError("create a trust store").description)
-        }
-        for root in roots where X509_STORE_add_cert(store, root.pointer) != 1 {
-            // Adding the same certificate twice is harmless; anything else is worth reporting.
-            let error = OpenSSLError("add \(root.subjectDescription) to the trust store")
-            if !error.contains(reason: X509_R_CERT_ALREADY_IN_HASH_TABLE) {
-                X509_STORE_free(store)
-                throw TrustStoreError(reason: error.description)
-            }
+        do {
+            store = try X509Store(roots: roots)
+        } catch {
+            throw TrustStoreError(reason: error.description)
         }
         self.roots = roots
         self.intermediates = intermediates
-        self.store = store
     }
 
     private init(empty: ()) {
@@ -95,10 +85,6 @@ public final class TrustStore: @unchecked Sendable {
             }
         }
         return certificates
-    }
-
-    deinit {
-        if let store { X509_STORE_free(store) }
     }
 }
 

@@ -5,6 +5,27 @@ struct LibZipError: Error, CustomStringConvertible {
     let code: Int32
     let description: String
 
+    /// The errors the archive reader tells apart.
+    enum Kind {
+        case notZip
+        case multiDisk
+        case crcMismatch
+        case encrypted
+        case unsupportedCompression
+        case other
+    }
+
+    var kind: Kind {
+        switch code {
+        case ZIP_ER_NOZIP: .notZip
+        case ZIP_ER_MULTIDISK: .multiDisk
+        case ZIP_ER_CRC: .crcMismatch
+        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD: .encrypted
+        case ZIP_ER_COMPNOTSUPP: .unsupportedCompression
+        default: .other
+        }
+    }
+
     /// Reads (and finalizes nothing of) a `zip_error_t`.
     init(_ error: inout zip_error_t) {
         code = zip_error_code_zip(&error)
@@ -29,6 +50,7 @@ struct LibZipError: Error, CustomStringConvertible {
         description = String(cString: zip_error_strerror(error))
     }
 
+    /// An error libzip did not report itself (a closed archive, no memory).
     init(code: Int32) {
         var error = zip_error_t()
         zip_error_init_with_code(&error, code)

@@ -5,8 +5,9 @@ import Foundation
 enum X509ChainBuilder {
     enum Outcome {
         case verified(chain: [X509Certificate])
-        /// `error` is an `X509_V_ERR_*` code; `certificate` is the one being checked when it failed.
-        case failed(error: Int32, description: String, certificate: X509Certificate?)
+        /// `certificate` is the one being checked when it failed; `outsideValidity` says the
+        /// failure is only that it (or another) is expired or not yet valid at the given time.
+        case failed(description: String, certificate: X509Certificate?, outsideValidity: Bool)
     }
 
     /// Verifies `leaf` against `store`, offering `untrusted` as intermediate candidates.
@@ -15,14 +16,14 @@ enum X509ChainBuilder {
     static func verify(
         leaf: X509Certificate,
         untrusted: [X509Certificate],
-        store: OpaquePointer,
+        store: X509Store,
         time: Date?
     ) throws(OpenSSLError) -> Outcome {
         guard let context = X509_STORE_CTX_new() else { throw OpenSSLError("allocate a verification context") }
         defer { X509_STORE_CTX_free(context) }
         // A fresh stack per verification: OpenSSL may sort the untrusted stack in place.
         let candidates = try X509CertificateStack(untrusted)
-        guard X509_STORE_CTX_init(context, store, leaf.pointer, candidates.pointer) == 1 else {
+        guard X509_STORE_CTX_init(context, store.pointer, leaf.pointer, candidates.pointer) == 1 else {
             throw OpenSSLError("initialize a verification context")
         }
         // Apple leaves carry clientAuth and Apple EKUs; the default S/MIME purpose would reject them.
@@ -41,6 +42,8 @@ enum X509ChainBuilder {
         let code = X509_STORE_CTX_get_error(context)
         let failing = X509_STORE_CTX_get_current_cert(context).map(X509Certificate.init(borrowing:))
         OpenSSLError.clearQueue()
-        return .failed(error: code, description: String(cString: X509_verify_cert_error_string(Int(code))), certificate: failing)
+        return .failed(
+            description: String(cString: X509_verify_cert_error_string(Int(code))), certificate: failing,
+            outsideValidity: code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID)
     }
 }

@@ -1,36 +1,6 @@
 import CZip
 import Foundation
 
-/// An owned libzip `zip_t`. Discarded on deinit unless ``close()`` wrote it out first.
-final class LibZipArchive {
-    private(set) var pointer: OpaquePointer?
-
-    /// Opens an archive over `source`; the archive takes its own reference to the source.
-    init(source: LibZipSource, flags: Int32) throws(LibZipError) {
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        // zip_open_from_source adopts one reference on success only.
-        zip_source_keep(source.pointer)
-        guard let archive = zip_open_from_source(source.pointer, flags, &error) else {
-            zip_source_free(source.pointer)
-            throw LibZipError(&error)
-        }
-        pointer = archive
-    }
-
-    /// Writes pending changes into the source and releases the archive.
-    func close() throws(LibZipError) {
-        guard let archive = pointer else { return }
-        guard zip_close(archive) == 0 else { throw LibZipError(archive: archive) }
-        pointer = nil
-    }
-
-    deinit {
-        if let pointer { zip_discard(pointer) }
-    }
-}
-
 /// An owned reference to a libzip `zip_source_t`.
 final class LibZipSource {
     let pointer: OpaquePointer

@@ -80,8 +80,18 @@ final class X509Certificate: @unchecked Sendable {
         Self.describe(X509_get_issuer_name(pointer))
     }
 
-    /// The first subject attribute with the given NID (e.g. `NID_organizationalUnitName`), as UTF-8.
-    func subjectAttribute(_ nid: Int32) -> String? {
+    /// The subject's organizational unit (OU): for Apple certificates, the team identifier.
+    var organizationalUnit: String? {
+        subjectAttribute(NID_organizationalUnitName)
+    }
+
+    /// The subject's user ID (UID): for Order Type ID certificates, the order type identifier.
+    var userID: String? {
+        subjectAttribute(NID_userId)
+    }
+
+    /// The first subject attribute with the given NID, as UTF-8.
+    private func subjectAttribute(_ nid: Int32) -> String? {
         guard let name = X509_get_subject_name(pointer) else { return nil }
         let index = X509_NAME_get_index_by_NID(name, nid, -1)
         guard index >= 0, let entry = X509_NAME_get_entry(name, index),
