@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "WalletStorage", targets: ["WalletStorage"]),
         .library(name: "WalletSQLite", targets: ["WalletSQLite"]),
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
+        .library(name: "WalletWire", targets: ["WalletWire"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
@@ -102,6 +103,9 @@ let package = Package(
             ]
         ),
 
+        // The JSON the CLI prints and the service will serve: Codable output types, one encoder.
+        .target(
+            name: "WalletWire", dependencies: ["WalletPrimitives", "OrderPackage", "OrderStorage", "WalletCore", "FinanceData"]),
         // The command-line tool.
         .executableTarget(
             name: "orders",
@@ -109,6 +113,7 @@ let package = Package(
                 "OrderPackage",
                 "OrderStorage",
                 "WalletOrders",
+                "WalletWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders access`: clients' authorizations and entitlements.
 struct AccessCommand: AsyncParsableCommand {
@@ -31,29 +32,13 @@ struct AccountGrantOption: ExpressibleByArgument {
 }
 
 enum AccessOutput {
-    static func describe(_ access: ClientAccess, json: Bool) -> String {
+    /// Prints `access` as a line of JSON, or as text.
+    static func print(_ access: ClientAccess, json: Bool) {
+        if json { Output.json(WireClientAccess(access)) } else { Output.line(describe(access)) }
+    }
+
+    static func describe(_ access: ClientAccess) -> String {
         let accounts = access.accounts.values.sorted { $0.accountID.uuidString < $1.accountID.uuidString }
-        if json {
-            return JSONValue.object(
-                JSONObject([
-                    .init(key: "client", value: .string(access.client.rawValue)),
-                    .init(key: "status", value: .string(access.status.rawValue)),
-                    .init(
-                        key: "accounts",
-                        value: .array(
-                            accounts.map {
-                                .object(
-                                    JSONObject([
-                                        .init(key: "accountID", value: .string($0.accountID.uuidString)),
-                                        .init(
-                                            key: "earliestDate", value: .string($0.earliestDate.map { RFC3339Timestamp($0).text })
-                                        ),
-                                    ]))
-                            })),
-                    .init(key: "orderTypes", value: .array(access.orderTypeIdentifiers.sorted().map { .string($0) })),
-                ])
-            ).serialized
-        }
         var lines = ["\(access.client): \(access.status.rawValue)"]
         for account in accounts {
             lines.append(
@@ -81,9 +66,9 @@ struct AccessStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let wallet = try store.wallet()
         if let client {
-            Output.line(AccessOutput.describe(try await wallet.access(for: try ClientOptions.parse(client)), json: json))
+            AccessOutput.print(try await wallet.access(for: try ClientOptions.parse(client)), json: json)
         } else {
-            for access in try await wallet.clients() { Output.line(AccessOutput.describe(access, json: json)) }
+            for access in try await wallet.clients() { AccessOutput.print(access, json: json) }
         }
     }
 }
@@ -162,6 +147,9 @@ struct AccessGrantCommand: AsyncParsableCommand {
         help: ArgumentHelp("An order type the client may save and check; repeatable.", valueName: "type"))
     var orderTypes: [String] = []
 
+    @Flag(help: "Print the client's access as JSON.")
+    var json = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -173,7 +161,7 @@ struct AccessGrantCommand: AsyncParsableCommand {
         let client = try clientOptions.identifier
         if !account.isEmpty { try await wallet.grant(account.map(\.grant), to: client) }
         if !orderTypes.isEmpty { try await wallet.entitle(client, toOrderTypes: Set(orderTypes)) }
-        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
+        AccessOutput.print(try await wallet.access(for: client), json: json)
     }
 }
 
@@ -181,13 +169,16 @@ struct AccessDenyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "deny", abstract: "Deny financial data to the client.")
 
     @OptionGroup var clientOptions: ClientOptions
+    @Flag(help: "Print the client's access as JSON.")
+    var json = false
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
         let wallet = try store.wallet(create: true)
         let client = try clientOptions.identifier
         try await wallet.deny(client)
-        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
+        AccessOutput.print(try await wallet.access(for: client), json: json)
     }
 }
 
@@ -209,6 +200,9 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     @Option(name: .customLong("order-type"), help: ArgumentHelp("An order type to withdraw; repeatable.", valueName: "type"))
     var orderTypes: [String] = []
 
+    @Flag(help: "Print the client's access as JSON.")
+    var json = false
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -218,6 +212,6 @@ struct AccessRevokeCommand: AsyncParsableCommand {
         if !account.isEmpty || orderTypes.isEmpty {
             try await wallet.revoke(client, accounts: try account.map(FinanceOutput.parseAccount))
         }
-        Output.line(AccessOutput.describe(try await wallet.access(for: client), json: false))
+        AccessOutput.print(try await wallet.access(for: client), json: json)
     }
 }

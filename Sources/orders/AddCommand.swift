@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders add`: verify and store order packages.
 struct AddCommand: AsyncParsableCommand {
@@ -92,7 +93,7 @@ struct AddCommand: AsyncParsableCommand {
             let outcome = await Self.save(prepared, with: saver)
             progress.clear()
             tally.count(outcome)
-            Output.line(json ? Self.jsonLine(file, outcome) : Self.humanLine(file, outcome))
+            if json { Output.json(Self.wire(file, outcome)) } else { Output.line(Self.humanLine(file, outcome)) }
             progress.show(done: index + 1, current: file)
         }
         progress.clear()
@@ -164,44 +165,12 @@ struct AddCommand: AsyncParsableCommand {
         return (error.code, error.message)
     }
 
-    static func jsonLine(_ file: String, _ outcome: Outcome) -> String {
-        var result = "error"
-        var code: String?
-        var message: String?
-        var errors: [VerificationIssue] = []
-        var report: VerificationReport?
+    static func wire(_ file: String, _ outcome: Outcome) -> WireSaveOutcome {
         switch outcome {
-        case .saved(let saved, let savedReport):
-            result = saved.rawValue
-            report = savedReport
-        case .unreadable(let reason):
-            code = "io.unreadable"
-            message = reason
-        case .failed(let error):
-            (code, message) = describe(error)
-            if case .invalidArchive(let failed) = error as? OrderStoreError {
-                report = failed
-                errors = failed.errors
-            }
+        case .saved(let saved, let report): WireSaveOutcome(file: file, result: saved, report: report)
+        case .unreadable(let reason): WireSaveOutcome(file: file, code: "io.unreadable", message: reason)
+        case .failed(let error): WireSaveOutcome(file: file, error: error)
         }
-        let issues = JSONValue.array(
-            errors.map {
-                .object(
-                    JSONObject([
-                        .init(key: "code", value: .string($0.code.rawValue)), .init(key: "message", value: .string($0.message)),
-                        .init(key: "path", value: .string($0.path)),
-                    ]))
-            })
-        return JSONValue.object(
-            JSONObject([
-                .init(key: "file", value: .string(file)), .init(key: "result", value: .string(result)),
-                .init(key: "code", value: .string(code)), .init(key: "message", value: .string(message)),
-                .init(key: "errors", value: issues),
-                .init(key: "orderTypeIdentifier", value: .string(report?.orderTypeIdentifier)),
-                .init(key: "orderIdentifier", value: .string(report?.orderIdentifier)),
-                .init(key: "updatedAt", value: .string(report?.updatedAt?.text)),
-            ])
-        ).serialized
     }
 
     /// Counts outcomes and derives the exit status.

@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders check`: FinanceKit's containsOrder.
 struct CheckCommand: AsyncParsableCommand {
@@ -58,7 +59,7 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         if json {
-            Output.line(order.jsonLine(.init(key: "result", value: .string(result.rawValue))))
+            Output.json(WireOrderAnswer(order.identifier, result: result))
         } else {
             Output.line(result.rawValue)
         }

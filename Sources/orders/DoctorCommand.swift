@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders doctor`: checks a store file for damage without changing it.
 struct DoctorCommand: AsyncParsableCommand {
@@ -28,14 +29,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let problems = try SQLiteBackend.check(at: path, full: full)
         let sound = problems == ["ok"]
         if json {
-            Output.line(
-                JSONValue.object(
-                    JSONObject([
-                        .init(key: "store", value: .string(path)), .init(key: "sound", value: .bool(sound)),
-                        .init(key: "code", value: .string(sound ? nil : "store.corrupt")),
-                        .init(key: "problems", value: .array(sound ? [] : problems.map { .string($0) })),
-                    ])
-                ).serialized)
+            Output.json(WireStoreCheck(store: path, problems: problems))
         } else if sound {
             Output.line("ok \(path)")
         } else {

@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders export`: the stored archive, byte for byte.
 struct ExportCommand: AsyncParsableCommand {
@@ -33,14 +34,9 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try FileOutput.write(archive, to: output)
         // With -o -, standard output carries the archive; the confirmation goes to stderr.
-        let report: (String) -> Void = output == "-" ? { Output.error($0) } : { Output.line($0) }
+        let report: (String) -> Void = output == "-" ? { Output.prompt($0 + "\n") } : { Output.line($0) }
         if json {
-            report(
-                JSONValue.object(
-                    JSONObject([
-                        .init(key: "file", value: .string(output)), .init(key: "bytes", value: .number(String(archive.count))),
-                    ])
-                ).serialized)
+            report((try? WireFormat.line(WireFileWritten(file: output, bytes: archive.count))) ?? "")
         } else {
             report("exported \(order.identifier.clippedDescription) to \(output) (\(archive.count) bytes)")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders finance`: accounts, balances, transactions and their history.
 struct FinanceCommand: AsyncParsableCommand {
@@ -59,12 +60,12 @@ struct FinanceImportCommand: AsyncParsableCommand {
             }
             summary = try await store.wallet(create: true).importFeed(data, maximumSize: maxSize)
         } catch let error as FinanceDataError {
-            if json { Output.line(FinanceOutput.rejection(feed: feed, error)) }
+            if json { Output.json(WireFeedRejection(feed: feed, error: error)) }
             throw error
         }
         for warning in summary.warnings { Output.warning("\(feed): \(warning)") }
         if json {
-            Output.line(try FinanceOutput.json(summary))
+            Output.json(summary)
             return
         }
         func line(_ name: String, _ counts: FinanceImportSummary.Counts) -> String {
@@ -93,7 +94,7 @@ struct FinanceAccountsCommand: AsyncParsableCommand {
         let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         for account in try await finance.accounts(query: AccountQuery()) {
             if json {
-                Output.line(try FinanceOutput.json(account))
+                Output.json(account)
             } else {
                 Output.line(
                     "\(account.id.uuidString)  \(account.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(account.currencyCode)  \(account.displayName) (\(account.institutionName))"
@@ -136,7 +137,7 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
             }
         for balance in balances.prefix(limit ?? Int.max) {
             if json {
-                Output.line(try FinanceOutput.json(balance))
+                Output.json(balance)
                 continue
             }
             func part(_ label: String, _ balance: Balance?) -> String? {
@@ -221,7 +222,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         let kinds = Dictionary(uniqueKeysWithValues: try await finance.accounts(query: AccountQuery()).map { ($0.id, $0.kind) })
         for transaction in try await finance.transactions(query: query) {
             if json {
-                Output.line(try FinanceOutput.json(transaction))
+                Output.json(transaction)
                 continue
             }
             let amount = FinanceOutput.amount(

@@ -1,15 +1,18 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletWire
 
-/// `orders finance history`: a history stream as JSON Lines.
+/// `orders finance history`: a history stream, one batch of changes at a time.
 struct FinanceHistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Print a history stream as JSON Lines, one batch of changes per line.",
+        abstract: "Print a history stream, one batch of changes at a time.",
         discussion: """
-            STREAM is accounts, balances or transactions (the last two need --account). Each line is \
-            {"stream", "inserted", "updated", "deleted", "newToken"}. With --token-file, the stream \
+            STREAM is accounts, balances or transactions (the last two need --account). Each batch is a \
+            line `STREAM: N inserted, N updated, N deleted` and one line per record; with --json, one \
+            JSON object per batch: {"stream", "inserted", "updated", "deleted", "newToken"} with the \
+            records in full. With --token-file, the stream \
             resumes from the token in the file (if any) and the file is rewritten after each batch. \
             --follow keeps the stream open and prints changes as they are imported, until interrupted. \
             An invalid or compacted token exits 1: remove the token file to start over.
@@ -30,6 +33,9 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
 
     @Flag(help: "Keep the stream open and print changes as they arrive.")
     var follow = false
+
+    @Flag(help: "Print each batch as a line of JSON, records in full.")
+    var json = false
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
@@ -57,22 +63,25 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
         }
     }
 
-    private func print<Model: Encodable>(_ history: FinanceStore.History<Model>, as name: String) async throws {
+    private func print<Model: Codable & Sendable & Identifiable>(
+        _ history: FinanceStore.History<Model>, as name: String
+    ) async throws where Model.ID == UUID {
         for try await changes in history {
-            let line = Line(
-                stream: name, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
-                newToken: changes.newToken)
-            Output.line(try FinanceOutput.json(line))
+            if json {
+                Output.json(
+                    WireHistoryChanges(
+                        stream: name, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                        newToken: changes.newToken))
+            } else {
+                Output.line(
+                    "\(name): \(changes.inserted.count) inserted, \(changes.updated.count) updated, "
+                        + "\(changes.deleted.count) deleted")
+                for model in changes.inserted { Output.line("  inserted \(model.id.uuidString)") }
+                for model in changes.updated { Output.line("  updated  \(model.id.uuidString)") }
+                for id in changes.deleted { Output.line("  deleted  \(id.uuidString)") }
+            }
             try writeToken(changes.newToken)
         }
-    }
-
-    private struct Line<Model: Encodable>: Encodable {
-        var stream: String
-        var inserted: [Model]
-        var updated: [Model]
-        var deleted: [UUID]
-        var newToken: HistoryToken
     }
 
     private func readToken() throws -> HistoryToken? {

@@ -19,37 +19,6 @@ enum FinanceOutput {
         return formatter.maximumFractionDigits
     }
 
-    /// Models as JSON: sorted keys, dates as RFC 3339 text.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339Timestamp(date).text)
-        }
-        return encoder
-    }()
-
-    /// `{"feed":…,"imported":false,"error":{"code":…,"message":…,"path":…}}` for a rejected feed.
-    static func rejection(feed: String, _ error: FinanceDataError) -> String {
-        let path: String? = if case .invalidFeed(let path, _) = error, !path.isEmpty { path } else { nil }
-        let detail = JSONValue.object(
-            JSONObject([
-                .init(key: "code", value: .string(error.code)), .init(key: "message", value: .string(error.description)),
-                .init(key: "path", value: .string(path)),
-            ]))
-        return JSONValue.object(
-            JSONObject([
-                .init(key: "feed", value: .string(feed)), .init(key: "imported", value: .bool(false)),
-                .init(key: "error", value: detail),
-            ])
-        ).serialized
-    }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
     static func date(_ date: Date?) -> String {
         date.map { RFC3339Timestamp($0).text } ?? "-"
     }

@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders history`: every stored version of one order.
 struct HistoryCommand: AsyncParsableCommand {
@@ -30,7 +31,7 @@ struct HistoryCommand: AsyncParsableCommand {
         }
         for version in versions {
             if json {
-                Output.line(StoredOrderFormatter.json(version).serialized)
+                Output.json(WireStoredOrder(version))
             } else {
                 let replaced = version.replacedAt.map { "replaced \(RFC3339Timestamp($0).text)" } ?? "current"
                 let status = version.status.padding(toLength: 9, withPad: " ", startingAt: 0)

@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders list`: stored orders, newest first.
 struct ListCommand: AsyncParsableCommand {
@@ -50,7 +51,7 @@ struct ListCommand: AsyncParsableCommand {
         let orders = try await orderStore.orders(matching: query)
         for order in orders {
             if json {
-                Output.line(StoredOrderFormatter.json(order).serialized)
+                Output.json(WireStoredOrder(order))
             } else {
                 let status = order.status.padding(toLength: 9, withPad: " ", startingAt: 0)
                 Output.line("\(order.updatedAt.text)  \(status)  \(order.identifier)  \(order.merchantDisplayName)")

@@ -1,6 +1,7 @@
 import Foundation
 import OrderPackage
 import WalletPrimitives
+import WalletWire
 
 /// Writing to stdout and stderr, unbuffered, so the two never interleave out of order.
 ///
@@ -16,6 +17,16 @@ enum Output {
         guard write(visible(text + "\n", on: STDOUT_FILENO), to: STDOUT_FILENO) else {
             let failure = POSIXFailure(errno: errno)
             _ = write("orders: cannot write standard output: \(failure)\n", to: STDERR_FILENO)
+            exit(ExitStatus.usageOrIO)
+        }
+    }
+
+    /// `value` as one line of JSON in the wire format (WalletWire's one configuration).
+    static func json<T: Encodable>(_ value: T) {
+        do {
+            line(try WireFormat.line(value))
+        } catch {
+            self.error("cannot encode the output as JSON: \(error)")
             exit(ExitStatus.usageOrIO)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import WalletPrimitives
+import WalletWire
 
 /// `orders pack`: build and sign an order package from a source folder.
 struct PackCommand: AsyncParsableCommand {
@@ -41,6 +42,9 @@ struct PackCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Use this RFC 3339 instant as the signing time (reproducible builds).", valueName: "date"))
     var signingTime: String?
+
+    @Flag(help: "Print what was written as JSON ({\"file\", \"bytes\"}).")
+    var json = false
 
     enum Compression: String, ExpressibleByArgument, CaseIterable {
         case deflate, stored
@@ -103,8 +107,12 @@ struct PackCommand: AsyncParsableCommand {
         } else {
             Output.warning("\(source) has no order.json")
         }
-        let done = "packed \(output) (\(package.count) bytes)"
-        if output == "-" { Output.error(done) } else { Output.line(done) }
+        // With -o -, standard output carries the package; the confirmation goes to stderr.
+        let done =
+            json
+            ? ((try? WireFormat.line(WireFileWritten(file: output, bytes: package.count))) ?? "")
+            : "packed \(output) (\(package.count) bytes)"
+        if output == "-" { Output.prompt(done + "\n") } else { Output.line(done) }
     }
 
     private func read(_ path: String, what: String) throws -> Data {

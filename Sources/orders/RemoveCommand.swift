@@ -3,6 +3,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletOrders
+import WalletWire
 
 /// `orders remove`: delete an order and its history.
 struct RemoveCommand: AsyncParsableCommand {
@@ -24,7 +25,7 @@ struct RemoveCommand: AsyncParsableCommand {
         let orderStore = try await store.orderReader(client: clientOptions, for: "remove")
         let removed = try await orderStore.removeOrder(order.identifier)
         if json {
-            Output.line(order.jsonLine(.init(key: "removed", value: .bool(removed))))
+            Output.json(WireOrderAnswer(order.identifier, removed: removed))
         } else if removed {
             Output.line("removed \(order.identifier.clippedDescription)")
         } else {

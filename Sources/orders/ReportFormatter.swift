@@ -24,38 +24,4 @@ enum ReportFormatter {
         }
         return lines.joined(separator: "\n")
     }
-
-    /// One JSON object on one line, keys in a fixed order. Every key is always present (null
-    /// when unknown), so consumers can rely on the shape.
-    static func jsonLine(file: String, report: VerificationReport) -> String {
-        func issues(_ list: [VerificationIssue]) -> JSONValue {
-            .array(
-                list.map { issue in
-                    .object(
-                        JSONObject([
-                            .init(key: "code", value: .string(issue.code.rawValue)),
-                            .init(key: "message", value: .string(issue.message)),
-                            .init(key: "path", value: .string(issue.path)),
-                        ]))
-                })
-        }
-        let members: [JSONObject.Member] = [
-            .init(key: "file", value: .string(file)),
-            .init(key: "valid", value: .bool(report.isValid)),
-            .init(key: "errors", value: issues(report.errors)),
-            .init(key: "warnings", value: issues(report.warnings)),
-            .init(key: "orderTypeIdentifier", value: .string(report.orderTypeIdentifier)),
-            .init(key: "orderIdentifier", value: .string(report.orderIdentifier)),
-            .init(key: "createdAt", value: .string(report.createdAt?.text)),
-            .init(key: "updatedAt", value: .string(report.updatedAt?.text)),
-            .init(key: "status", value: .string(report.status)),
-            .init(key: "merchant", value: .string(report.merchantDisplayName)),
-            .init(key: "teamIdentifier", value: .string(report.teamIdentifier)),
-            .init(key: "signerSubject", value: .string(report.signerSubject)),
-            .init(key: "signingTime", value: .string(report.signingTime.map { RFC3339Timestamp($0).text })),
-            .init(key: "leafNotAfter", value: .string(report.leafNotAfter.map { RFC3339Timestamp($0).text })),
-            .init(key: "archiveSHA256", value: .string(report.archiveSHA256.isEmpty ? nil : report.archiveSHA256)),
-        ]
-        return JSONValue.object(JSONObject(members)).serialized
-    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders restrict`: put data types into (or out of) a restricted state.
 struct RestrictCommand: AsyncParsableCommand {
@@ -39,14 +40,7 @@ struct RestrictCommand: AsyncParsableCommand {
             }
             let since = try await wallet.restriction(of: type)
             if json {
-                Output.line(
-                    JSONValue.object(
-                        JSONObject([
-                            .init(key: "dataType", value: .string(type.rawValue)),
-                            .init(key: "restricted", value: .bool(since != nil)),
-                            .init(key: "since", value: .string(since.map { RFC3339Timestamp($0).text })),
-                        ])
-                    ).serialized)
+                Output.json(WireRestriction(type, since: since))
             } else {
                 Output.line(
                     "\(type.rawValue): " + (since.map { "restricted since \(RFC3339Timestamp($0).text)" } ?? "not restricted"))

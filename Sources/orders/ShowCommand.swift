@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletOrders
 import WalletPrimitives
+import WalletWire
 
 /// `orders show`: one stored order in detail.
 struct ShowCommand: AsyncParsableCommand {
@@ -30,15 +31,7 @@ struct ShowCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.invalid)
         }
         if json {
-            let encoded = decoded.flatMap { try? JSONEncoder().encode($0) }.flatMap { try? JSONParser().parse($0).value } ?? .null
-            Output.line(
-                JSONValue.object(
-                    JSONObject([
-                        .init(key: "stored", value: StoredOrderFormatter.json(current)),
-                        .init(key: "versions", value: .array(versions.map(StoredOrderFormatter.json))),
-                        .init(key: "order", value: encoded),
-                    ])
-                ).serialized)
+            Output.json(WireOrderDetail(current: current, versions: versions, order: decoded))
             return
         }
         var lines = ["\(current.identifier)" + (decoded?.orderNumber.map { "  (order \($0))" } ?? "")]

@@ -79,13 +79,4 @@ struct OrderIdentifierOptions: ParsableArguments {
     var identifier: FullyQualifiedOrderIdentifier {
         FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
     }
-
-    /// A JSON line naming this order, then `extra`.
-    func jsonLine(_ extra: JSONObject.Member...) -> String {
-        let identity: [JSONObject.Member] = [
-            .init(key: "orderTypeIdentifier", value: .string(orderTypeIdentifier)),
-            .init(key: "orderIdentifier", value: .string(orderIdentifier)),
-        ]
-        return JSONValue.object(JSONObject(identity + extra)).serialized
-    }
 }

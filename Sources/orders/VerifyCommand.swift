@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderPackage
 import WalletPrimitives
+import WalletWire
 
 /// `orders verify`: check archives as strictly as Wallet does.
 struct VerifyCommand: AsyncParsableCommand {
@@ -63,10 +64,11 @@ struct VerifyCommand: AsyncParsableCommand {
             switch result {
             case .success(let report):
                 sawInvalid = sawInvalid || !report.isValid
-                Output.line(
-                    json
-                        ? ReportFormatter.jsonLine(file: file, report: report) : ReportFormatter.human(file: file, report: report)
-                )
+                if json {
+                    Output.json(WireVerificationReport(file: file, report: report))
+                } else {
+                    Output.line(ReportFormatter.human(file: file, report: report))
+                }
             case .failure(let error):
                 sawUnreadable = true
                 Output.error("cannot read \(file): \(TrustOptions.reason(error))")

@@ -97,7 +97,7 @@ struct FinanceCommandsTests {
     @Test("history with a token file: catch-up, then only the changes; an invalid token exits 1")
     func historyWithTokenFile() throws {
         let session = try Session()
-        let history = ["finance", "history", "transactions", "--account", Self.checking, "--token-file", "token.json"]
+        let history = ["finance", "history", "transactions", "--account", Self.checking, "--token-file", "token.json", "--json"]
         let first = try session.run(history)
         #expect(first.status == 0)
         let catchUpLine = try #require(first.lines.first)
@@ -130,7 +130,7 @@ struct FinanceCommandsTests {
         try Data().write(to: output)
         let process = Process()
         process.executableURL = OrdersProcess.binary
-        process.arguments = ["finance", "history", "transactions", "--account", Self.checking, "--follow"]
+        process.arguments = ["finance", "history", "transactions", "--account", Self.checking, "--follow", "--json"]
         process.environment = ProcessInfo.processInfo.environment.merging(session.environment) { $1 }
         process.currentDirectoryURL = session.workspace.folder
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -173,7 +173,7 @@ struct FinanceCommandsTests {
         let status = try session.run(["access", "status", "--client", "com.example.budget", "--json"])
         #expect(
             status.stdout.hasPrefix(
-                #"{"client":"com.example.budget","status":"authorized","accounts":[{"accountID":"9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A","earliestDate":null}]"#
+                #"{"accounts":[{"accountID":"9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A","earliestDate":null}],"client":"com.example.budget","#
             ))
     }
 

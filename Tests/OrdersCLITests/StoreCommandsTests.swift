@@ -158,8 +158,8 @@ struct StoreCommandsTests {
         let result = try workspace.run(["add", "--json", a, "nope.order"])
         #expect(
             result.lines == [
-                #"{"file":"\#(a)","result":"added","code":null,"message":null,"errors":[],"orderTypeIdentifier":"order.com.example.shop","orderIdentifier":"A","updatedAt":"2026-01-15T09:30:00.5Z"}"#,
-                #"{"file":"nope.order","result":"error","code":"io.unreadable","message":"No such file or directory","errors":[],"orderTypeIdentifier":null,"orderIdentifier":null,"updatedAt":null}"#,
+                #"{"code":null,"errors":[],"file":"\#(a)","message":null,"orderIdentifier":"A","orderTypeIdentifier":"order.com.example.shop","result":"added","updatedAt":"2026-01-15T09:30:00.5Z"}"#,
+                #"{"code":"io.unreadable","errors":[],"file":"nope.order","message":"No such file or directory","orderIdentifier":null,"orderTypeIdentifier":null,"result":"error","updatedAt":null}"#,
             ])
     }
 
@@ -181,7 +181,8 @@ struct StoreCommandsTests {
         #expect(missing.status == 1)
         let json = try workspace.run(["check", "--json"] + id)
         #expect(
-            json.stdout == #"{"orderTypeIdentifier":"order.com.example.shop","orderIdentifier":"ORDER-1","result":"exists"}"#
+            json.stdout
+                == #"{"orderIdentifier":"ORDER-1","orderTypeIdentifier":"order.com.example.shop","removed":null,"result":"exists"}"#
                 + "\n")
         let bad = try workspace.run(["check", "--updated-date", "yesterday"] + id)
         #expect(bad.status == 2)

@@ -164,7 +164,9 @@ public enum FinanceFeed {
                 throw .inconsistentRecord(
                     record, reason: "\(field).amount is negative; amounts are never negative (the indicator gives the direction)")
             }
-            return CurrencyAmount(amount: value, currencyCode: try currency(currencyCode, record, "\(field).currencyCode"))
+            return CurrencyAmount(
+                amount: value, currencyCode: try currency(currencyCode, record, "\(field).currencyCode"),
+                scale: Decimal.fractionDigits(ofLiteral: amount))
         }
     }
 

@@ -68,9 +68,11 @@ extension OrderValidator {
     static func readCurrencyAmount(_ reader: OrderObjectReader) -> Order.CurrencyAmount? {
         let amountPath = reader.path.appending("amount")
         var amount: Decimal?
+        var scale: Int?
         switch reader.value("amount", required: true) {
         case .string(let text)?:
             amount = Decimal(exactLiteral: text)
+            scale = Decimal.fractionDigits(ofLiteral: text)
             if amount == nil {
                 reader.findings.record(
                     .invalidValue(amountPath, reason: "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\""))
@@ -79,6 +81,8 @@ extension OrderValidator {
             // Accepted, as Wallet does, but never through Double: the literal's digits are exact.
             reader.findings.record(.numericAmount(amountPath))
             amount = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
+            // A number such as 1e2 has no fraction digits to keep; plain ones keep theirs.
+            if !literal.contains(where: { $0 == "e" || $0 == "E" }) { scale = Decimal.fractionDigits(ofLiteral: literal) }
         case let other?:
             reader.findings.record(.wrongType(amountPath, expected: "a decimal string", found: other.typeName))
         case nil:
@@ -86,7 +90,7 @@ extension OrderValidator {
         }
         let currency = reader.code("currency", required: true, letters: 3, what: "an ISO 4217 currency code")
         guard let amount, let currency else { return nil }
-        return Order.CurrencyAmount(amount: amount, currency: currency)
+        return Order.CurrencyAmount(amount: amount, currency: currency, scale: scale)
     }
 
     static func readLineItem(_ reader: OrderObjectReader) -> Order.LineItem? {

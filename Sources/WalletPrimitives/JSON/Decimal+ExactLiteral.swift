@@ -14,3 +14,27 @@ extension Decimal {
         self = value
     }
 }
+
+extension Decimal {
+    /// How many fraction digits a decimal literal is written with: `"64.80"` → 2, `"3"` → 0.
+    /// `Decimal` itself forgets this (`64.80` is stored as `64.8`), so amounts that must be
+    /// written back as given keep it beside the value.
+    public static func fractionDigits(ofLiteral text: String) -> Int {
+        guard let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
+        return text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1
+    }
+
+    /// The fraction digits the value needs: `64.8` → 1, `12` → 0.
+    public var fractionDigits: Int {
+        isZero ? 0 : Swift.max(0, -Int(exponent))
+    }
+
+    /// Plain decimal text (never an exponent) with at least `fractionDigits` fraction digits:
+    /// `64.8` at 2 is `"64.80"`, `12` at 2 is `"12.00"`, `1.125` at 2 stays `"1.125"`.
+    public func literal(fractionDigits: Int) -> String {
+        let text = description
+        let present = Decimal.fractionDigits(ofLiteral: text)
+        guard fractionDigits > present else { return text }
+        return text + (present == 0 ? "." : "") + String(repeating: "0", count: fractionDigits - present)
+    }
+}

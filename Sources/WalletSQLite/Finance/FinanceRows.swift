@@ -15,8 +15,8 @@ enum FinanceRows {
 
     static func arguments(_ transaction: Transaction) -> StatementArguments {
         [
-            transaction.id.uuidString, transaction.accountID.uuidString, transaction.transactionAmount.amount.description,
-            transaction.transactionAmount.currencyCode, transaction.foreignCurrencyAmount?.amount.description,
+            transaction.id.uuidString, transaction.accountID.uuidString, transaction.transactionAmount.literal,
+            transaction.transactionAmount.currencyCode, transaction.foreignCurrencyAmount?.literal,
             transaction.foreignCurrencyAmount?.currencyCode, transaction.foreignCurrencyExchangeRate?.description,
             Int64(transaction.creditDebitIndicator.rawValue), transaction.transactionDescription,
             transaction.originalTransactionDescription, transaction.merchantCategoryCode.map { Int64($0.rawValue) },
@@ -33,6 +33,13 @@ enum FinanceRows {
             guard let value = Decimal(exactLiteral: text) else { throw CorruptRow(column: index, value: text) }
             return value
         }
+        func currencyAmount(_ index: Int, currency: String?) throws -> CurrencyAmount? {
+            guard let text: String = row[index], let currency else { return nil }
+            guard let amount = CurrencyAmount(literal: text, currencyCode: currency) else {
+                throw CorruptRow(column: index, value: text)
+            }
+            return amount
+        }
         func named<T: NamedCases>(_ index: Int, as type: T.Type) throws -> T {
             let raw: Int64 = row[index]
             guard let value = T(rawValue: Int16(truncatingIfNeeded: raw)) else {
@@ -40,14 +47,14 @@ enum FinanceRows {
             }
             return value
         }
-        guard let id = UUID(uuidString: row[0]), let accountID = UUID(uuidString: row[1]), let amount = try decimal(2) else {
+        guard let id = UUID(uuidString: row[0]), let accountID = UUID(uuidString: row[1]),
+            let amount = try currencyAmount(2, currency: row[3])
+        else {
             throw CorruptRow(column: 0, value: row[0])
         }
-        let foreign = try decimal(4).flatMap { amount in
-            (row[5] as String?).map { CurrencyAmount(amount: amount, currencyCode: $0) }
-        }
+        let foreign = try currencyAmount(4, currency: row[5])
         return Transaction(
-            id: id, accountID: accountID, transactionAmount: CurrencyAmount(amount: amount, currencyCode: row[3]),
+            id: id, accountID: accountID, transactionAmount: amount,
             foreignCurrencyAmount: foreign, foreignCurrencyExchangeRate: try decimal(6),
             creditDebitIndicator: try named(7, as: CreditDebitIndicator.self), transactionDescription: row[8],
             originalTransactionDescription: row[9],
