@@ -220,6 +220,9 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
 
         let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
         let kinds = Dictionary(uniqueKeysWithValues: try await finance.accounts(query: AccountQuery()).map { ($0.id, $0.kind) })
+        // An account the client cannot see (or that does not exist) is an error, as for balances
+        // and history, not an empty list that looks like "no transactions".
+        if let id = filter.accountID, kinds[id] == nil { throw FinanceAccessError.unknownAccount(id) }
         for transaction in try await finance.transactions(query: query) {
             if json {
                 Output.json(transaction)

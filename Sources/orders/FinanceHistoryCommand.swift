@@ -96,7 +96,9 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
         do {
             return try JSONDecoder().decode(HistoryToken.self, from: data)
         } catch {
-            throw CommandFailure("\(tokenFile) does not hold a history token (remove it to start over)")
+            // Whatever the bytes are, an unusable token is the documented exit 1, like a stale one.
+            Output.error("\(MessageText.quote(tokenFile)) does not hold a history token")
+            throw FinanceError.historyTokenInvalid
         }
     }
 
