@@ -24,9 +24,7 @@ public enum MessageText {
             }
             characters += 1
             if character.unicodeScalars.contains(where: isControl) {
-                for scalar in character.unicodeScalars {
-                    result += isControl(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-                }
+                for scalar in character.unicodeScalars { result += isControl(scalar) ? escaped(scalar) : String(scalar) }
             } else {
                 result.append(character)
             }
@@ -39,12 +37,17 @@ public enum MessageText {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) && !allowed.contains(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                result.append(contentsOf: escaped(scalar).unicodeScalars)
             } else {
                 result.append(scalar)
             }
         }
         return String(result)
+    }
+
+    /// `\u{1B}`.
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
     }
 
     /// C0, DEL and C1 controls.

@@ -6,17 +6,7 @@ import WalletCore
 public struct WireClientAccess: Codable, Sendable, Hashable {
     public struct Account: Codable, Sendable, Hashable {
         public var accountID: UUID
-        public var earliestDate: Date?
-
-        private enum CodingKeys: String, CodingKey {
-            case accountID, earliestDate
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(accountID, forKey: .accountID)
-            try container.encode(earliestDate, forKey: .earliestDate)
-        }
+        @Nullable public var earliestDate: Date?
     }
 
     public var client: String

@@ -6,7 +6,7 @@ import WalletPrimitives
 public struct WireIssue: Codable, Sendable, Hashable {
     public var code: String
     public var message: String
-    public var path: String?
+    @Nullable public var path: String?
 
     public init(code: String, message: String, path: String? = nil) {
         self.code = code
@@ -26,16 +26,5 @@ public struct WireIssue: Codable, Sendable, Hashable {
         } else {
             self.init(code: "error", message: String(describing: error))
         }
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case code, message, path
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(message, forKey: .message)
-        try container.encode(path, forKey: .path)
     }
 }

@@ -7,12 +7,12 @@ public struct WireSaveOutcome: Codable, Sendable, Hashable {
     public var file: String
     /// `added`, `cancelled`, `newerExisting`, or `error`.
     public var result: String
-    public var code: String?
-    public var message: String?
+    @Nullable public var code: String?
+    @Nullable public var message: String?
     public var errors: [WireIssue]
-    public var orderTypeIdentifier: String?
-    public var orderIdentifier: String?
-    public var updatedAt: String?
+    @Nullable public var orderTypeIdentifier: String?
+    @Nullable public var orderIdentifier: String?
+    @Nullable public var updatedAt: String?
 
     /// A saved archive.
     public init(file: String, result: SaveOrderResult, report: VerificationReport) {
@@ -48,21 +48,5 @@ public struct WireSaveOutcome: Codable, Sendable, Hashable {
         self.code = code
         self.message = message
         errors = []
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case file, result, code, message, errors, orderTypeIdentifier, orderIdentifier, updatedAt
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(result, forKey: .result)
-        try container.encode(code, forKey: .code)
-        try container.encode(message, forKey: .message)
-        try container.encode(errors, forKey: .errors)
-        try container.encode(orderTypeIdentifier, forKey: .orderTypeIdentifier)
-        try container.encode(orderIdentifier, forKey: .orderIdentifier)
-        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }

@@ -15,7 +15,7 @@ public struct WireStoredOrder: Codable, Sendable, Hashable {
     public var archiveSize: Int
     public var addedAt: Date
     /// When a newer version replaced this one; null for the current version.
-    public var replacedAt: Date?
+    @Nullable public var replacedAt: Date?
 
     public init(_ order: StoredOrder) {
         orderTypeIdentifier = order.identifier.orderTypeIdentifier
@@ -30,26 +30,5 @@ public struct WireStoredOrder: Codable, Sendable, Hashable {
         archiveSize = order.archiveSize
         addedAt = order.addedAt
         replacedAt = order.replacedAt
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case orderTypeIdentifier, orderIdentifier, updatedAt, createdAt, status, merchantIdentifier, merchant
-        case teamIdentifier, archiveSHA256, archiveSize, addedAt, replacedAt
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(orderTypeIdentifier, forKey: .orderTypeIdentifier)
-        try container.encode(orderIdentifier, forKey: .orderIdentifier)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(status, forKey: .status)
-        try container.encode(merchantIdentifier, forKey: .merchantIdentifier)
-        try container.encode(merchant, forKey: .merchant)
-        try container.encode(teamIdentifier, forKey: .teamIdentifier)
-        try container.encode(archiveSHA256, forKey: .archiveSHA256)
-        try container.encode(archiveSize, forKey: .archiveSize)
-        try container.encode(addedAt, forKey: .addedAt)
-        try container.encode(replacedAt, forKey: .replacedAt)
     }
 }

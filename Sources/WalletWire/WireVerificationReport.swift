@@ -8,17 +8,17 @@ public struct WireVerificationReport: Codable, Sendable, Hashable {
     public var valid: Bool
     public var errors: [WireIssue]
     public var warnings: [WireIssue]
-    public var orderTypeIdentifier: String?
-    public var orderIdentifier: String?
-    public var createdAt: String?
-    public var updatedAt: String?
-    public var status: String?
-    public var merchant: String?
-    public var teamIdentifier: String?
-    public var signerSubject: String?
-    public var signingTime: Date?
-    public var leafNotAfter: Date?
-    public var archiveSHA256: String?
+    @Nullable public var orderTypeIdentifier: String?
+    @Nullable public var orderIdentifier: String?
+    @Nullable public var createdAt: String?
+    @Nullable public var updatedAt: String?
+    @Nullable public var status: String?
+    @Nullable public var merchant: String?
+    @Nullable public var teamIdentifier: String?
+    @Nullable public var signerSubject: String?
+    @Nullable public var signingTime: Date?
+    @Nullable public var leafNotAfter: Date?
+    @Nullable public var archiveSHA256: String?
 
     public init(file: String, report: VerificationReport) {
         self.file = file
@@ -36,29 +36,5 @@ public struct WireVerificationReport: Codable, Sendable, Hashable {
         signingTime = report.signingTime
         leafNotAfter = report.leafNotAfter
         archiveSHA256 = report.archiveSHA256.isEmpty ? nil : report.archiveSHA256
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case file, valid, errors, warnings, orderTypeIdentifier, orderIdentifier, createdAt, updatedAt, status, merchant
-        case teamIdentifier, signerSubject, signingTime, leafNotAfter, archiveSHA256
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(valid, forKey: .valid)
-        try container.encode(errors, forKey: .errors)
-        try container.encode(warnings, forKey: .warnings)
-        try container.encode(orderTypeIdentifier, forKey: .orderTypeIdentifier)
-        try container.encode(orderIdentifier, forKey: .orderIdentifier)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(status, forKey: .status)
-        try container.encode(merchant, forKey: .merchant)
-        try container.encode(teamIdentifier, forKey: .teamIdentifier)
-        try container.encode(signerSubject, forKey: .signerSubject)
-        try container.encode(signingTime, forKey: .signingTime)
-        try container.encode(leafNotAfter, forKey: .leafNotAfter)
-        try container.encode(archiveSHA256, forKey: .archiveSHA256)
     }
 }

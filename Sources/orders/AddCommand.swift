@@ -63,12 +63,12 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = try FileOperands.files(files, from: filesFrom)
-        if files.isEmpty { throw ValidationError("Give at least one file to add.") }
-        if filesFrom == "-" && (confirm || (!yes && isatty(STDIN_FILENO) == 1)) {
+        let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
+        if filesFrom == "-" && asking {
             throw ValidationError("--files-from - reads standard input, so it cannot also answer prompts: add --yes.")
         }
-        let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
+        let files = try FileOperands.files(files, from: filesFrom)
+        if files.isEmpty { throw ValidationError("Give at least one file to add.") }
         let wallet = try store.wallet(create: true, trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
         let limit = wallet.orders.verifier.limits.maximumArchiveSize
         let saver: Saver
@@ -154,15 +154,9 @@ struct AddCommand: AsyncParsableCommand {
             let first = report.errors.first.map { issue in (issue.path.map { "\($0): " } ?? "") + issue.message } ?? "invalid"
             return "\(codes) \(file): \(first)\(more)"
         case .failed(let error):
-            let (code, message) = describe(error)
-            return "\(code) \(file): \(message)"
+            let issue = WireIssue(error: error)
+            return "\(issue.code) \(file): \(issue.message)"
         }
-    }
-
-    /// A failure's stable code and message.
-    static func describe(_ error: any Error) -> (code: String, message: String) {
-        guard let error = error as? any WalletError else { return ("error", String(describing: error)) }
-        return (error.code, error.message)
     }
 
     static func wire(_ file: String, _ outcome: Outcome) -> WireSaveOutcome {

@@ -34,11 +34,13 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try FileOutput.write(archive, to: output)
         // With -o -, standard output carries the archive; the confirmation goes to stderr.
-        let report: (String) -> Void = output == "-" ? { Output.prompt($0 + "\n") } : { Output.line($0) }
+        let toStandardError = output == "-"
         if json {
-            report((try? WireFormat.line(WireFileWritten(file: output, bytes: archive.count))) ?? "")
+            Output.json(WireFileWritten(file: output, bytes: archive.count), toStandardError: toStandardError)
         } else {
-            report("exported \(order.identifier.clippedDescription) to \(output) (\(archive.count) bytes)")
+            Output.note(
+                "exported \(order.identifier.clippedDescription) to \(output) (\(archive.count) bytes)",
+                toStandardError: toStandardError)
         }
     }
 }

@@ -23,25 +23,9 @@ enum FileInput {
         let regularSize = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
         if let regularSize, regularSize > limit { return .tooLarge(size: regularSize) }
 
-        var data = Data(count: min(limit + 1, regularSize.map { $0 + 1 } ?? 64 << 10))
-        var filled = 0
-        while true {
-            if filled == data.count {
-                guard data.count <= limit else { break }
-                data.count = min(limit + 1, data.count * 2)
-            }
-            let read = data.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw POSIXFailure(errno: errno)
-            }
-            if read == 0 { break }
-            filled += read
+        guard let data = try FileDescriptor.read(descriptor, limit: limit, expectedSize: regularSize) else {
+            return .tooLarge(size: regularSize)
         }
-        if filled > limit { return .tooLarge(size: regularSize) }
-        data.count = filled
         return .complete(data)
     }
 }
@@ -56,14 +40,5 @@ extension FileInput {
         case .complete(let data): return data
         case .tooLarge: throw CommandFailure("it is larger than \(limit) bytes, too large for what this command reads")
         }
-    }
-}
-
-/// An `errno` as a one-line reason ("No such file or directory").
-struct POSIXFailure: Error, CustomStringConvertible {
-    var errno: Int32
-
-    var description: String {
-        String(cString: strerror(errno))
     }
 }

@@ -61,15 +61,19 @@ enum FileOperands {
     /// empty lines ignored; `-` reads standard input).
     static func files(_ operands: [String], from list: String?) throws -> [String] {
         guard let list else { return operands }
+        let limit = 256 << 20
         let data: Data
-        if list == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            do {
-                data = try FileInput.read(list, upTo: 256 << 20)
-            } catch {
-                throw CommandFailure("cannot read the file list \(list): \(TrustOptions.reason(error))")
+        do {
+            if list == "-" {
+                guard let read = try FileDescriptor.read(STDIN_FILENO, limit: limit) else {
+                    throw CommandFailure("it is larger than \(limit) bytes")
+                }
+                data = read
+            } else {
+                data = try FileInput.read(list, upTo: limit)
             }
+        } catch {
+            throw CommandFailure("cannot read the file list \(list): \(TrustOptions.reason(error))")
         }
         let paths = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }

@@ -71,16 +71,10 @@ enum FileOutput {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, name: String) throws {
-        try data.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandFailure("cannot write \(name): \(POSIXFailure(errno: errno))")
-                }
-                written += result
-            }
+        do {
+            try FileDescriptor.writeAll(data, to: descriptor)
+        } catch {
+            throw CommandFailure("cannot write \(name): \(error)")
         }
     }
 

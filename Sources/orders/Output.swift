@@ -14,21 +14,29 @@ import WalletWire
 ///   terminal. Output to files and pipes is left exact.
 enum Output {
     static func line(_ text: String) {
-        guard write(visible(text + "\n", on: STDOUT_FILENO), to: STDOUT_FILENO) else {
-            let failure = POSIXFailure(errno: errno)
-            _ = write("orders: cannot write standard output: \(failure)\n", to: STDERR_FILENO)
+        do {
+            try FileDescriptor.writeAll(visible(text + "\n", on: STDOUT_FILENO).utf8, to: STDOUT_FILENO)
+        } catch {
+            _ = write("orders: cannot write standard output: \(error)\n", to: STDERR_FILENO)
             exit(ExitStatus.usageOrIO)
         }
     }
 
-    /// `value` as one line of JSON in the wire format (WalletWire's one configuration).
-    static func json<T: Encodable>(_ value: T) {
+    /// `value` as one line of JSON in the wire format (WalletWire's one configuration), on stdout
+    /// or, when stdout carries a file (`-o -`), on stderr.
+    static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
         do {
-            line(try WireFormat.line(value))
+            let text = try WireFormat.line(value)
+            if toStandardError { write(text + "\n", to: STDERR_FILENO) } else { line(text) }
         } catch {
             self.error("cannot encode the output as JSON: \(error)")
             exit(ExitStatus.usageOrIO)
         }
+    }
+
+    /// A line of output on stdout, or on stderr (unprefixed) when stdout carries a file.
+    static func note(_ text: String, toStandardError: Bool) {
+        if toStandardError { write(visible(text + "\n", on: STDERR_FILENO), to: STDERR_FILENO) } else { line(text) }
     }
 
     static func error(_ text: String) {
@@ -62,19 +70,9 @@ enum Output {
         return MessageText.escapingControlCharacters(text, except: ["\n", "\t"])
     }
 
+    /// Best effort: a failed write to stderr has nowhere to be reported.
+    @discardableResult
     private static func write(_ text: String, to descriptor: Int32) -> Bool {
-        var bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            written += result
-        }
-        return true
+        (try? FileDescriptor.writeAll(text.utf8, to: descriptor)) != nil
     }
 }

@@ -108,11 +108,12 @@ struct PackCommand: AsyncParsableCommand {
             Output.warning("\(source) has no order.json")
         }
         // With -o -, standard output carries the package; the confirmation goes to stderr.
-        let done =
-            json
-            ? ((try? WireFormat.line(WireFileWritten(file: output, bytes: package.count))) ?? "")
-            : "packed \(output) (\(package.count) bytes)"
-        if output == "-" { Output.prompt(done + "\n") } else { Output.line(done) }
+        let toStandardError = output == "-"
+        if json {
+            Output.json(WireFileWritten(file: output, bytes: package.count), toStandardError: toStandardError)
+        } else {
+            Output.note("packed \(output) (\(package.count) bytes)", toStandardError: toStandardError)
+        }
     }
 
     private func read(_ path: String, what: String) throws -> Data {

@@ -118,11 +118,8 @@ public enum FinanceFeed {
     // MARK: - The document
 
     struct Document: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case accounts, balances, transactions, deletions
-
         }
 
         var accounts: [FeedAccount]?
@@ -132,11 +129,8 @@ public enum FinanceFeed {
     }
 
     struct Deletions: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case accounts, balances, transactions
-
         }
 
         var accounts: [UUID]?
@@ -145,11 +139,8 @@ public enum FinanceFeed {
     }
 
     struct Amount: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case amount, currencyCode
-
         }
 
         var amount: String
@@ -171,11 +162,8 @@ public enum FinanceFeed {
     }
 
     struct FeedAccount: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case id, type, displayName, accountDescription, institutionName, currencyCode, openingDate, creditInformation
-
         }
 
         var id: UUID
@@ -188,11 +176,8 @@ public enum FinanceFeed {
         var creditInformation: CreditInformation?
 
         struct CreditInformation: Decodable {
-
             enum CodingKeys: String, CodingKey, CaseIterable {
-
                 case creditLimit, nextPaymentDueDate, minimumNextPaymentAmount, overduePaymentAmount
-
             }
 
             var creditLimit: Amount?
@@ -235,11 +220,8 @@ public enum FinanceFeed {
     }
 
     struct FeedBalance: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case id, accountID, available, booked
-
         }
 
         var id: UUID
@@ -248,11 +230,8 @@ public enum FinanceFeed {
         var booked: Part?
 
         struct Part: Decodable {
-
             enum CodingKeys: String, CodingKey, CaseIterable {
-
                 case amount, asOfDate, creditDebitIndicator
-
             }
 
             var amount: Amount
@@ -282,13 +261,10 @@ public enum FinanceFeed {
     }
 
     struct FeedTransaction: Decodable {
-
         enum CodingKeys: String, CodingKey, CaseIterable {
-
             case id, accountID, transactionAmount, foreignCurrencyAmount, foreignCurrencyExchangeRate, creditDebitIndicator,
                 transactionDescription, originalTransactionDescription, merchantCategoryCode, merchantName, transactionType,
                 status, transactionDate, postedDate
-
         }
 
         var id: UUID

@@ -20,7 +20,6 @@ struct BERElement {
     private var indefiniteChildren: [BERElement]?
 
     var isConstructed: Bool { tag & 0x20 != 0 }
-    var isIndefinite: Bool { indefiniteChildren != nil }
 
     /// Deep enough for a certificate inside a SignedData inside a ContentInfo; hostile nesting
     /// stops here instead of exhausting the stack.

@@ -76,24 +76,14 @@ enum OrderSignerPolicy {
     }
 }
 
-/// Decodes exactly one DER UTF8String (tag 0x0C), long-form lengths included.
+/// Decodes exactly one DER UTF8String (tag 0x0C): ``BERElement``'s shortest-form lengths, nothing
+/// after it.
 enum DERUTF8String {
     static func decode(_ der: Data) -> String? {
         let bytes = [UInt8](der)
-        guard bytes.count >= 2, bytes[0] == 0x0C else { return nil }
-        var length = 0
-        var offset = 2
-        if bytes[1] < 0x80 {
-            length = Int(bytes[1])
-        } else {
-            let lengthBytes = Int(bytes[1] & 0x7F)
-            // DER: long form only for lengths ≥ 128, minimal, at most 4 length bytes here.
-            guard (1...4).contains(lengthBytes), bytes.count >= 2 + lengthBytes, bytes[2] != 0 else { return nil }
-            for byte in bytes[2..<2 + lengthBytes] { length = length << 8 | Int(byte) }
-            guard length >= 0x80 else { return nil }
-            offset = 2 + lengthBytes
-        }
-        guard bytes.count == offset + length else { return nil }
-        return String(validating: bytes[offset...], as: UTF8.self)
+        guard let element = try? BERElement(bytes, at: 0, limit: bytes.count), element.tag == 0x0C,
+            element.end == bytes.count
+        else { return nil }
+        return String(validating: bytes[element.content], as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WalletCore
+import WalletPrimitives
 
 /// Opens the embedded SQLite store: a GRDB `DatabasePool` in WAL mode, with a busy timeout so
 /// that writers from several processes wait their turn instead of failing with "database is
@@ -153,9 +154,7 @@ enum StoreDatabase {
     }
 
     private static func damaged(_ path: String, _ problems: [String]) -> StorageError {
-        let first =
-            problems.first.map { $0.replacingOccurrences(of: "\n", with: "; ") }
-            .map { $0.count > 200 ? $0.prefix(200) + "…" : $0 } ?? "unknown damage"
+        let first = problems.first.map { MessageText.visible($0.replacingOccurrences(of: "\n", with: "; ")) } ?? "unknown damage"
         return StorageError(reason: corruptionAdvice(path: path) + " (first problem: \(first))", isCorrupt: true)
     }
 
@@ -172,10 +171,9 @@ enum StoreDatabase {
     static func unknownMigrations(in db: Database, for migrator: DatabaseMigrator) throws -> [String] {
         guard try db.tableExists("grdb_migrations") else { return [] }
         let known = Set(migrator.migrations)
-        let prefixes = Set(known.compactMap { $0.split(separator: ".").first.map(String.init) })
+        let prefixes = Set(known.map(SQLiteSchema.modulePrefix(of:)))
         return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier").filter { identifier in
-            guard let prefix = identifier.split(separator: ".").first.map(String.init) else { return false }
-            return prefixes.contains(prefix) && !known.contains(identifier)
+            prefixes.contains(SQLiteSchema.modulePrefix(of: identifier)) && !known.contains(identifier)
         }
     }
 

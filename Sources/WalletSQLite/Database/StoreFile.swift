@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WalletCore
+import WalletPrimitives
 
 /// What a store path holds, told without changing it: nothing, a file this tool may use (its own
 /// store, or an empty database), or another application's file, which is refused.
@@ -20,8 +21,6 @@ enum StoreFile {
 
     /// The SQLite application id of a wallet-orders store: 'WORD'.
     static let applicationID: Int32 = 0x574F_5244
-    /// The migration prefixes of this tool's modules.
-    static let ownPrefixes: Set<String> = ["core", "orders", "finance"]
 
     /// Looks at the file through its header and, for a rollback-journal database, a read-only
     /// connection; neither creates or changes anything.
@@ -63,14 +62,10 @@ enum StoreFile {
         if tables.isEmpty { return .usable }
         if tables.contains("grdb_migrations") {
             let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-            let own = migrations.allSatisfy { identifier in
-                identifier.split(separator: ".").first.map { ownPrefixes.contains(String($0)) } ?? false
-            }
+            let own = migrations.allSatisfy { SQLiteSchema.modulePrefixes.contains(SQLiteSchema.modulePrefix(of: $0)) }
             if own && !migrations.isEmpty { return .usable }
         }
-        let shown =
-            tables.prefix(5).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }.joined(separator: ", ")
-            + (tables.count > 5 ? ", …" : "")
+        let shown = tables.prefix(5).map { MessageText.visible($0) }.joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
         return .foreign("it is another application's database (tables \(shown))")
     }
 }

@@ -14,4 +14,13 @@ enum SQLiteSchema {
         FinanceTables.register(in: &migrator)
         return migrator
     }
+
+    /// The module prefixes of the migration identifiers (`core`, `orders`, `finance`): a
+    /// migration table holding only these is this tool's.
+    static let modulePrefixes = Set(migrator.migrations.map(modulePrefix(of:)))
+
+    /// `orders` for `orders.v1`.
+    static func modulePrefix(of identifier: String) -> String {
+        String(identifier.prefix { $0 != "." })
+    }
 }
