@@ -43,10 +43,4 @@ public protocol WalletError: Error, Sendable {
 
 extension WalletError {
     public var path: String? { nil }
-
-    /// `code at path: message`, or `code: message`.
-    public var summary: String {
-        if let path, !path.isEmpty { return "\(code) at \(path): \(message)" }
-        return "\(code): \(message)"
-    }
 }
