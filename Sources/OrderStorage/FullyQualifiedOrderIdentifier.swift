@@ -21,7 +21,7 @@ public struct FullyQualifiedOrderIdentifier: Codable, Hashable, Sendable, Custom
         "\(orderTypeIdentifier)/\(orderIdentifier)"
     }
 
-    /// ``description`` for messages: each part cut to 100 characters and control characters
+    /// ``description`` for messages: each part cut to 80 characters and control characters
     /// escaped (``OrderPackage/MessageText``), since identifiers from callers can be any size
     /// and hold anything.
     public var clippedDescription: String {

@@ -27,6 +27,9 @@ public protocol OrderRepository: Sendable {
     /// Current versions matching `query`, most recently updated first.
     func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder]
 
+    /// How many current versions match `query`, its limit and offset aside.
+    func countOrders(matching query: OrderQuery) async throws(OrderStoreError) -> Int
+
     /// Every version of one order, oldest first; the last is the current one (`replacedAt == nil`).
     func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder]
 

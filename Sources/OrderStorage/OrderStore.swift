@@ -128,6 +128,12 @@ public struct OrderStore: Sendable {
         try await repository.orders(matching: query)
     }
 
+    /// How many stored orders match `query`, its limit and offset aside: the size of the whole
+    /// listing that ``orders(matching:)`` pages through.
+    public func countOrders(matching query: OrderQuery = OrderQuery()) async throws(OrderStoreError) -> Int {
+        try await repository.countOrders(matching: query)
+    }
+
     /// Every version, oldest first; the last one is current.
     public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
         try await repository.history(of: identifier)

@@ -44,6 +44,8 @@ public struct AccessControl: Sendable {
         let current = try await repository.access(for: client)
         guard current.status == .notDetermined else { return current.status }
         let decision = await prompt.requestAuthorization(for: client, accounts: choices)
+        // A dismissed prompt decides nothing; another caller may have decided meanwhile.
+        if decision == .dismissed { return try await repository.access(for: client).status }
         return try await repository.recordDecision(decision, for: client, at: time).status
     }
 }

@@ -25,6 +25,9 @@ public enum AuthorizationDecision: Hashable, Sendable {
     /// Authorized, sharing these accounts (possibly none: FinanceKit's "No Accounts" sheet).
     case authorized([AccountGrant])
     case denied
+    /// No answer: the prompt was dismissed, or its input ended. Nothing is recorded; the client
+    /// stays `.notDetermined` and the next request asks again.
+    case dismissed
 }
 
 /// Denies every request: the safe default for a server with nobody to ask.

@@ -18,12 +18,27 @@ public struct DataAvailability: Hashable, Sendable {
         availableDataTypes.contains(type)
     }
 
-    /// From `ORDERS_DATA_TYPES` (comma-separated `orders`, `financialData`); both when unset.
-    /// Unknown names are ignored.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DataAvailability
-    {
-        guard let value = environment["ORDERS_DATA_TYPES"] else { return DataAvailability() }
-        let types = value.split(separator: ",").compactMap { DataType(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-        return DataAvailability(available: Set(types))
+    /// From `ORDERS_DATA_TYPES`: comma-separated names (`orders`, `financialData`), spaces and
+    /// empty items ignored; both when the variable is unset, none when it is empty.
+    ///
+    /// - Throws: ``ConfigurationError`` for a name that is not a data type, so that a typo never
+    ///   silently withholds (or provides) a data type.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> DataAvailability {
+        let variable = "ORDERS_DATA_TYPES"
+        guard let value = environment[variable] else { return DataAvailability() }
+        var types: Set<DataType> = []
+        for item in value.split(separator: ",") {
+            let name = item.trimmingCharacters(in: .whitespaces)
+            if name.isEmpty { continue }
+            guard let type = DataType(rawValue: name) else {
+                throw ConfigurationError(
+                    variable: variable, value: name,
+                    accepted: ["a comma-separated list of " + DataType.allCases.map(\.rawValue).sorted().joined(separator: ", ")])
+            }
+            types.insert(type)
+        }
+        return DataAvailability(available: types)
     }
 }

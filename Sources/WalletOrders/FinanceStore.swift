@@ -174,11 +174,21 @@ public final class FinanceStore: Sendable {
     /// The client's page of stored orders: `orders(matching:)` limited to
     /// the order types it is entitled to.
     public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
-        try await wallet.control.checkUsable(.orders, for: "orders")
+        try await wallet.orders.orders(matching: try await entitledQuery(query, for: "orders"))
+    }
+
+    /// How many of the client's stored orders match `query`, its limit and offset aside.
+    public func countOrders(matching query: OrderQuery = OrderQuery()) async throws -> Int {
+        try await wallet.orders.countOrders(matching: try await entitledQuery(query, for: "countOrders"))
+    }
+
+    /// `query` narrowed to the order types the client is entitled to.
+    private func entitledQuery(_ query: OrderQuery, for operation: String) async throws -> OrderQuery {
+        try await wallet.control.checkUsable(.orders, for: operation)
         let entitled = try await wallet.access.access(for: client).orderTypeIdentifiers
         var query = query
         query.orderTypeIdentifiers = query.orderTypeIdentifiers.map { $0.intersection(entitled) } ?? entitled
-        return try await wallet.orders.orders(matching: query)
+        return query
     }
 
     /// The stored order, or nil when it is not stored or of a type the client is not entitled to.

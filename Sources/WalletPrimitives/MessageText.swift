@@ -8,7 +8,7 @@
 /// MessageText.quote("ORDER-\u{1B}[2J")   // 'ORDER-\u{1B}[2J'
 /// ```
 public enum MessageText {
-    public static let maximumLength = 100
+    public static let maximumLength = 80
 
     public static func quote(_ value: some StringProtocol) -> String {
         "'" + visible(value) + "'"

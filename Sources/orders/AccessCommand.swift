@@ -23,7 +23,7 @@ struct AccountGrantOption: ExpressibleByArgument {
         let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
         guard let id = UUID(uuidString: parts[0]) else { return nil }
         if parts.count == 2 {
-            guard let earliest = RFC3339Timestamp(parts[1]) else { return nil }
+            guard let earliest = DateArgument.timestamp(parts[1]) else { return nil }
             grant = AccountGrant(accountID: id, earliestDate: earliest.date)
         } else {
             grant = AccountGrant(accountID: id)
@@ -79,7 +79,9 @@ struct AccessRequestCommand: AsyncParsableCommand {
         abstract: "Ask for authorization as the client would (requestAuthorization): prompts only while not determined.",
         discussion: """
             Lists the accounts and reads the answer from stdin: account numbers separated by commas, \
-            'all', nothing for none (authorized with no accounts), or 'deny'. Prints the status.
+            'all', nothing for none (authorized with no accounts), or 'deny'. An answer it cannot read \
+            is asked again. Prints the status; when input ends without an answer, nothing is decided: \
+            the client stays notDetermined (exit 5) and the message says how to grant or deny.
             """)
 
     @OptionGroup var clientOptions: ClientOptions
@@ -87,13 +89,22 @@ struct AccessRequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wallet = try store.wallet(create: true, authorizationPrompt: TerminalAuthorizationPrompt())
-        Output.line(try await wallet.financeStore(for: try clientOptions.identifier).requestAuthorization().rawValue)
+        let client = try clientOptions.identifier
+        let status = try await wallet.financeStore(for: client).requestAuthorization()
+        Output.line(status.rawValue)
+        if status == .notDetermined {
+            Output.error(
+                "no answer was given, so \(client) stays notDetermined; answer with `orders access request --client \(client)`, "
+                    + "or decide with `orders access grant --client \(client) --account ID` or `orders access deny --client \(client)`"
+            )
+            throw ExitCode(ExitStatus.notAuthorized)
+        }
     }
 }
 
 /// Lists the accounts on stderr and reads which to share from stdin. An answer it cannot read is
 /// asked again (the decision is cached for good, so a typo must not become one); end of input
-/// denies.
+/// decides nothing (``AuthorizationDecision/dismissed``).
 struct TerminalAuthorizationPrompt: AuthorizationPrompt {
     func requestAuthorization(for client: ClientIdentifier, accounts: [AccountChoice]) async -> AuthorizationDecision {
         var lines = ["\(client) asks to see your financial data."]
@@ -108,7 +119,8 @@ struct TerminalAuthorizationPrompt: AuthorizationPrompt {
             Output.prompt(
                 "Answer with account numbers 1–\(accounts.count) separated by commas, 'all', Enter for none, or 'deny': ")
         }
-        return .denied
+        Output.prompt("\n")
+        return .dismissed
     }
 
     /// The decision an answer gives; nil when it is not one of the accepted forms.
@@ -139,7 +151,9 @@ struct AccessGrantCommand: AsyncParsableCommand {
     @OptionGroup var clientOptions: ClientOptions
 
     @Option(
-        help: ArgumentHelp("An account to share, optionally from an RFC 3339 instant; repeatable.", valueName: "id[:earliest]"))
+        help: ArgumentHelp(
+            "An account to share, optionally from a date (a day or an RFC 3339 date-time); repeatable.",
+            valueName: "id[:earliest]"))
     var account: [AccountGrantOption] = []
 
     @Option(

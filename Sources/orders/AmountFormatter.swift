@@ -1,10 +1,41 @@
 import Foundation
 import OrderPackage
 
-/// Amounts for people: `EUR 61.00`, `JPY 500` (the currency's own minor units, via ICU).
+/// The one way amounts are printed for people, in every command: the number, a space, the ISO
+/// currency code — `49.00 EUR`, `-950.00 EUR`, `500 JPY`.
+///
+/// The number has the currency's minor units (ICU's table: 2 for EUR, 0 for JPY, 3 for BHD), or
+/// more when the amount itself has more (`0.005 EUR` is never rounded away); no grouping
+/// separators, so the text is the same in every locale. `--json` keeps the amount's own digits.
 enum AmountFormatter {
+    static func format(_ value: Decimal, currency: String) -> String {
+        let digits = max(minorUnits(currency), fractionDigits(value))
+        let text = value.formatted(
+            .number.precision(.fractionLength(digits)).grouping(.never).locale(Locale(identifier: "en_US_POSIX")))
+        return "\(text) \(currency)"
+    }
+
     static func format(_ amount: Order.CurrencyAmount) -> String {
-        amount.amount.formatted(.currency(code: amount.currency).presentation(.isoCode).locale(Locale(identifier: "en_US_POSIX")))
-            .replacingOccurrences(of: "\u{A0}", with: " ")  // ICU separates code and number with a no-break space
+        format(amount.amount, currency: amount.currency)
+    }
+
+    static func minorUnits(_ currency: String) -> Int {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .currency
+        formatter.currencyCode = currency
+        return formatter.maximumFractionDigits
+    }
+
+    /// Digits after the point that `value` needs (`12.50` → 1, `12` → 0).
+    private static func fractionDigits(_ value: Decimal) -> Int {
+        var normalized = value
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &normalized, 0, .plain)
+        guard rounded != value else { return 0 }
+        for digits in 1...38 {
+            NSDecimalRound(&rounded, &normalized, digits, .plain)
+            if rounded == value { return digits }
+        }
+        return 38
     }
 }

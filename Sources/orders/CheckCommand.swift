@@ -21,27 +21,21 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var order: OrderIdentifierOptions
 
-    @Option(help: ArgumentHelp("Compare the stored updatedAt with this RFC 3339 date-time.", valueName: "date"))
-    var updatedDate: String?
+    @Option(
+        help: ArgumentHelp("Compare the stored updatedAt with this date (a day or an RFC 3339 date-time).", valueName: "date"),
+        transform: DateArgument.parse)
+    var updatedDate: RFC3339Timestamp?
 
     @Flag(help: "Print a JSON object instead of one word.")
     var json = false
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
-
-    func validate() throws {
-        if let updatedDate, RFC3339Timestamp(updatedDate) == nil {
-            throw ValidationError(
-                "--updated-date needs an RFC 3339 date-time such as 2026-01-15T09:30:00Z, not \(MessageText.quote(updatedDate)).")
-        }
-    }
 
     func run() async throws {
-        let wallet = try store.wallet(trust: trust)
+        let wallet = try store.wallet()
         let result: ContainsOrderResult
-        let timestamp = updatedDate.flatMap(RFC3339Timestamp.init)
+        let timestamp = updatedDate
         if let client = try clientOptions.optionalIdentifier {
             // FinanceKit's rules: notFound for order types the client is not entitled to.
             let finance = wallet.financeStore(for: client)

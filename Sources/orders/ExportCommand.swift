@@ -23,7 +23,6 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let orderStore = try await store.orderReader(client: clientOptions, for: "export")

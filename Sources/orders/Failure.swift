@@ -21,7 +21,9 @@ enum Failure {
     static let statusByCode: [String: Int32] = [
         // `orders add` counts an order of a type the client may not save as rejected, like an
         // invalid archive (docs/cli.md, exit statuses of orders add).
-        "access.notEntitled": ExitStatus.invalid
+        "access.notEntitled": ExitStatus.invalid,
+        // A deployment that is configured wrong is a usage error, like a bad option.
+        "configuration.invalid": ExitStatus.usageOrIO,
     ]
 
     /// What to do next, for codes where the message alone does not say.
@@ -35,7 +37,7 @@ enum Failure {
 
     /// `code: path: message (hint)`.
     static func line(_ error: any WalletError) -> String {
-        let place = error.path.map { "\($0): " } ?? ""
+        let place = error.path.map { "\(MessageText.visible($0)): " } ?? ""
         let hint = hintByCode[error.code].map { " (\($0))" } ?? ""
         return "\(error.code): \(place)\(error.message)\(hint)"
     }

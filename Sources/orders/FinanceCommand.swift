@@ -92,15 +92,18 @@ struct FinanceAccountsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
+        var table = TextTable("ACCOUNT", "TYPE", "CURRENCY", "NAME", "INSTITUTION")
         for account in try await finance.accounts(query: AccountQuery()) {
             if json {
                 Output.json(account)
             } else {
-                Output.line(
-                    "\(account.id.uuidString)  \(account.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(account.currencyCode)  \(account.displayName) (\(account.institutionName))"
-                )
+                table.append([
+                    account.id.uuidString, account.kind.rawValue, account.currencyCode, account.displayName,
+                    account.institutionName,
+                ])
             }
         }
+        table.print()
     }
 }
 
@@ -135,19 +138,25 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
             .sorted {
                 ($0.booked ?? $0.available)?.asOfDate ?? .distantPast > ($1.booked ?? $1.available)?.asOfDate ?? .distantPast
             }
+        var table = TextTable([
+            .init(header: "AVAILABLE", alignment: .right), .init(header: "AS OF"), .init(header: "BOOKED", alignment: .right),
+            .init(header: "AS OF"),
+        ])
         for balance in balances.prefix(limit ?? Int.max) {
             if json {
                 Output.json(balance)
                 continue
             }
-            func part(_ label: String, _ balance: Balance?) -> String? {
-                balance.map {
-                    "\(label) \(FinanceOutput.amount($0.signedAmount(for: kind), $0.amount.currencyCode)) as of \(FinanceOutput.date($0.asOfDate))"
-                }
+            func cells(_ balance: Balance?) -> [String] {
+                guard let balance else { return ["-", "-"] }
+                return [
+                    AmountFormatter.format(balance.signedAmount(for: kind), currency: balance.amount.currencyCode),
+                    FinanceOutput.date(balance.asOfDate),
+                ]
             }
-            Output.line(
-                [part("available", balance.available), part("booked", balance.booked)].compactMap { $0 }.joined(separator: "  "))
+            table.append(cells(balance.available) + cells(balance.booked))
         }
+        table.print()
     }
 }
 
@@ -176,11 +185,15 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only this merchant category code (repeatable).", valueName: "code"))
     var mcc: [String] = []
 
-    @Option(help: ArgumentHelp("From this RFC 3339 instant.", valueName: "date"))
-    var since: String?
+    @Option(
+        help: ArgumentHelp("From this date (a day or an RFC 3339 date-time).", valueName: "date"),
+        transform: DateArgument.parse)
+    var since: RFC3339Timestamp?
 
-    @Option(help: ArgumentHelp("Before this RFC 3339 instant.", valueName: "date"))
-    var until: String?
+    @Option(
+        help: ArgumentHelp("Before this date (a day or an RFC 3339 date-time).", valueName: "date"),
+        transform: DateArgument.parse)
+    var until: RFC3339Timestamp?
 
     @Option(help: ArgumentHelp("Sort by this field, e.g. transactionDate:desc.", valueName: "field[:desc]"))
     var sort: String?
@@ -213,8 +226,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
                 }
                 return code
             },
-            since: try since.map { try FinanceOutput.parseDate($0, option: "--since") },
-            until: try until.map { try FinanceOutput.parseDate($0, option: "--until") })
+            since: since?.date, until: until?.date)
         let query = TransactionQuery(
             sortDescriptors: try sortDescriptors(), predicate: filter.predicate, limit: limit, offset: offset)
 
@@ -223,18 +235,24 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         // An account the client cannot see (or that does not exist) is an error, as for balances
         // and history, not an empty list that looks like "no transactions".
         if let id = filter.accountID, kinds[id] == nil { throw FinanceAccessError.unknownAccount(id) }
+        var table = TextTable([
+            .init(header: "DATE"), .init(header: "STATUS"), .init(header: "AMOUNT", alignment: .right),
+            .init(header: "DESCRIPTION"), .init(header: "MERCHANT"),
+        ])
         for transaction in try await finance.transactions(query: query) {
             if json {
                 Output.json(transaction)
                 continue
             }
-            let amount = FinanceOutput.amount(
-                transaction.signedAmount(for: kinds[transaction.accountID] ?? .asset), transaction.transactionAmount.currencyCode)
-            let merchant = transaction.merchantName.map { "  \($0)" } ?? ""
-            Output.line(
-                "\(FinanceOutput.day(transaction.effectiveDate))  \(transaction.status.name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(amount.leftPadded(to: 14))  \(transaction.transactionDescription)\(merchant)"
-            )
+            let amount = AmountFormatter.format(
+                transaction.signedAmount(for: kinds[transaction.accountID] ?? .asset),
+                currency: transaction.transactionAmount.currencyCode)
+            table.append([
+                FinanceOutput.day(transaction.effectiveDate), transaction.status.name, amount,
+                transaction.transactionDescription, transaction.merchantName ?? "",
+            ])
         }
+        table.print()
     }
 
     private static func parse<Value: NamedCases>(_ name: String, as type: Value.Type, _ what: String) throws -> Value {
@@ -264,11 +282,5 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
                 "cannot sort by \(MessageText.quote(parts[0])): use effectiveDate, transactionDate, postedDate, amount or merchantName"
             )
         }
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

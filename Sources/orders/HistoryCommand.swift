@@ -20,7 +20,6 @@ struct HistoryCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let orderStore = try await store.orderReader(client: clientOptions, for: "history")
@@ -29,16 +28,17 @@ struct HistoryCommand: AsyncParsableCommand {
             Output.error("\(order.identifier.clippedDescription) is not in the store")
             throw ExitCode(ExitStatus.invalid)
         }
-        for version in versions {
-            if json {
-                Output.json(WireStoredOrder(version))
-            } else {
-                let replaced = version.replacedAt.map { "replaced \(RFC3339Timestamp($0).text)" } ?? "current"
-                let status = version.status.padding(toLength: 9, withPad: " ", startingAt: 0)
-                Output.line(
-                    "\(version.updatedAt.text)  \(status)  added \(RFC3339Timestamp(version.addedAt).text)  \(replaced)  \(version.archiveSHA256.prefix(12))"
-                )
-            }
+        if json {
+            for version in versions { Output.json(WireStoredOrder(version)) }
+            return
         }
+        var table = TextTable("UPDATED", "STATUS", "ADDED", "REPLACED", "SHA-256")
+        for version in versions {
+            table.append([
+                version.updatedAt.text, version.status, RFC3339Timestamp(version.addedAt).text,
+                version.replacedAt.map { RFC3339Timestamp($0).text } ?? "current", String(version.archiveSHA256.prefix(12)),
+            ])
+        }
+        table.print()
     }
 }

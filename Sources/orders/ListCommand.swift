@@ -18,10 +18,12 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only orders with this status (open, completed, cancelled).", valueName: "status"))
     var status: Order.Status?
 
-    @Option(help: ArgumentHelp("Only orders updated at or after this RFC 3339 instant.", valueName: "date"))
-    var since: String?
+    @Option(
+        help: ArgumentHelp("Only orders updated at or after this date (a day or an RFC 3339 date-time).", valueName: "date"),
+        transform: DateArgument.parse)
+    var since: RFC3339Timestamp?
 
-    @Option(parsing: .unconditional, help: "At most this many orders.")
+    @Option(parsing: .unconditional, help: "At most this many orders (the human output says how many more there are).")
     var limit: Int = 100
 
     @Option(parsing: .unconditional, help: "Skip this many orders (for the next page).")
@@ -30,32 +32,42 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per order per line.")
     var json = false
 
+    @OptionGroup var locale: LocaleOptions
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func validate() throws {
-        if let since, RFC3339Timestamp(since) == nil {
-            throw ValidationError("--since needs an RFC 3339 date-time, not \(MessageText.quote(since)).")
-        }
         if limit < 0 { throw ValidationError("--limit needs a count of 0 or more, not \(limit).") }
         if offset < 0 { throw ValidationError("--offset needs a count of 0 or more, not \(offset).") }
     }
 
     func run() async throws {
         let query = OrderQuery(
-            orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue,
-            updatedSince: since.flatMap(RFC3339Timestamp.init),
-            limit: limit, offset: offset)
+            orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue, updatedSince: since, limit: limit,
+            offset: offset)
         let orderStore = try await store.orderReader(client: clientOptions, for: "list")
         let orders = try await orderStore.orders(matching: query)
+        if json {
+            for order in orders { Output.json(WireStoredOrder(order)) }
+            return
+        }
+        var table = TextTable("UPDATED", "STATUS", "ORDER", "MERCHANT")
         for order in orders {
-            if json {
-                Output.json(WireStoredOrder(order))
-            } else {
-                let status = order.status.padding(toLength: 9, withPad: " ", startingAt: 0)
-                Output.line("\(order.updatedAt.text)  \(status)  \(order.identifier)  \(order.merchantDisplayName)")
-            }
+            let strings = locale.table(for: try await orderStore.archive(order.identifier))
+            table.append([
+                order.updatedAt.text, order.status, order.identifier.description,
+                strings.text(for: order.merchantDisplayName),
+            ])
+        }
+        table.print()
+        // A page that may not be the whole listing says how much is left and how to see it.
+        guard orders.count == limit || offset > 0 else { return }
+        let total = try await orderStore.countOrders(matching: query)
+        let remaining = total - offset - orders.count
+        if remaining > 0 {
+            Output.line(
+                "… \(remaining) more \(remaining == 1 ? "order" : "orders") (\(total) in all); "
+                    + "see them with --offset \(offset + orders.count) or --limit \(total - offset)")
         }
     }
 }

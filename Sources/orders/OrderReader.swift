@@ -7,6 +7,7 @@ import WalletOrders
 /// `check` calls `notFound`. Both stores already have these methods.
 protocol OrderReader: Sendable {
     func orders(matching query: OrderQuery) async throws -> [StoredOrder]
+    func countOrders(matching query: OrderQuery) async throws -> Int
     func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Order?
     func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data?
     func history(_ identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder]

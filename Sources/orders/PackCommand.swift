@@ -40,8 +40,11 @@ struct PackCommand: AsyncParsableCommand {
     @Flag(help: "Sign the manifest alone, without signed attributes (and so without signingTime).")
     var noSignedAttributes = false
 
-    @Option(help: ArgumentHelp("Use this RFC 3339 instant as the signing time (reproducible builds).", valueName: "date"))
-    var signingTime: String?
+    @Option(
+        help: ArgumentHelp(
+            "Use this date (a day or an RFC 3339 date-time) as the signing time (reproducible builds).", valueName: "date"),
+        transform: DateArgument.parse)
+    var signingTime: RFC3339Timestamp?
 
     @Flag(help: "Print what was written as JSON ({\"file\", \"bytes\"}).")
     var json = false
@@ -53,12 +56,6 @@ struct PackCommand: AsyncParsableCommand {
     enum SignerId: String, ExpressibleByArgument, CaseIterable {
         case issuerSerial = "issuer-serial"
         case keyId = "key-id"
-    }
-
-    func validate() throws {
-        if let signingTime, RFC3339Timestamp(signingTime) == nil {
-            throw ValidationError("--signing-time needs an RFC 3339 date-time, not \(MessageText.quote(signingTime)).")
-        }
     }
 
     func run() async throws {
@@ -75,7 +72,7 @@ struct PackCommand: AsyncParsableCommand {
         signer.signerIdentifier = signerId == .keyId ? .subjectKeyIdentifier : .issuerAndSerialNumber
         signer.includesSignedAttributes = !noSignedAttributes
 
-        let instant = signingTime.flatMap(RFC3339Timestamp.init)?.date
+        let instant = signingTime?.date
         let builder = OrderPackageBuilder(
             signer: signer, compression: compression == .stored ? .stored : .deflate,
             clock: { instant ?? Date() })

@@ -19,7 +19,6 @@ struct RemoveCommand: AsyncParsableCommand {
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let orderStore = try await store.orderReader(client: clientOptions, for: "remove")

@@ -18,9 +18,9 @@ struct ShowCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object: the stored facts, the versions and the order itself.")
     var json = false
 
+    @OptionGroup var locale: LocaleOptions
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
-    @OptionGroup var trust: TrustOptions
 
     func run() async throws {
         let orderStore = try await store.orderReader(client: clientOptions, for: "show")
@@ -34,12 +34,14 @@ struct ShowCommand: AsyncParsableCommand {
             Output.json(WireOrderDetail(current: current, versions: versions, order: decoded))
             return
         }
+        let strings = locale.table(for: try await orderStore.archive(order.identifier))
         var lines = ["\(current.identifier)" + (decoded?.orderNumber.map { "  (order \($0))" } ?? "")]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
         }
-        row("merchant", "\(current.merchantDisplayName) (\(current.merchantIdentifier))")
-        row("status", current.status + (decoded?.statusDescription.map { " — \($0)" } ?? ""))
+        row("merchant", "\(strings.text(for: current.merchantDisplayName)) (\(current.merchantIdentifier))")
+        row("status", current.status + (decoded?.statusDescription.map { " — \(strings.text(for: $0))" } ?? ""))
+        if let localization = strings.localization { row("localization", localization) }
         row("updatedAt", current.updatedAt.text)
         row("createdAt", current.createdAt.text)
         row("team", current.teamIdentifier)
@@ -55,7 +57,8 @@ struct ShowCommand: AsyncParsableCommand {
                     "shipping \(shipping.fulfillmentIdentifier) \(shipping.status.rawValue)"
                     + (tracking.isEmpty ? "" : " (\(tracking))")
             case .pickup(let pickup):
-                text = "pickup \(pickup.fulfillmentIdentifier) \(pickup.status.rawValue) at \(pickup.displayName)"
+                text =
+                    "pickup \(pickup.fulfillmentIdentifier) \(pickup.status.rawValue) at \(strings.text(for: pickup.displayName))"
             }
             row(index == 0 ? "fulfillments" : "", text)
         }

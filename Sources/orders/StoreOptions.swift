@@ -33,7 +33,7 @@ struct StoreOptions: ParsableArguments {
     ) throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
-            availability: .fromEnvironment(), verifier: verifier, orderConsent: consent,
+            availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
         return try WalletStore(path: try path, configuration: configuration, createIfMissing: create)
     }

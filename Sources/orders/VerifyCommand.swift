@@ -24,8 +24,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Judge certificate validity at the signature's signingTime instead of now.")
     var atSigningTime = false
 
-    @Option(help: ArgumentHelp("Judge certificate validity at this RFC 3339 instant.", valueName: "date"))
-    var at: String?
+    @Option(
+        help: ArgumentHelp("Judge certificate validity at this date (a day or an RFC 3339 date-time).", valueName: "date"),
+        transform: DateArgument.parse)
+    var at: RFC3339Timestamp?
 
     @Option(help: ArgumentHelp("Also verify the files listed in this file, one path per line (- for stdin).", valueName: "list"))
     var filesFrom: String?
@@ -37,9 +39,6 @@ struct VerifyCommand: AsyncParsableCommand {
         if atSigningTime && at != nil {
             throw ValidationError("--at-signing-time and --at cannot be used together.")
         }
-        if let at, RFC3339Timestamp(at) == nil {
-            throw ValidationError("--at needs an RFC 3339 date-time such as 2026-01-31T12:00:00Z, not \(MessageText.quote(at)).")
-        }
     }
 
     func run() async throws {
@@ -47,7 +46,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if files.isEmpty { throw ValidationError("Give at least one file to verify.") }
         let verifier = OrderVerifier(trustStore: try trust.trustStore())
         let time: VerificationTime =
-            if atSigningTime { .signingTime } else if let at, let instant = RFC3339Timestamp(at) { .at(instant.date) } else {
+            if atSigningTime { .signingTime } else if let at { .at(at.date) } else {
                 .now
             }
 

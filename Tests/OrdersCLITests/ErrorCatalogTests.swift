@@ -37,6 +37,7 @@ struct ErrorCatalogTests {
             FinanceDataError.invalidFeed(path: "a", reason: "r"),
             FinanceDataError.unknownAccountReference("r", accountID: UUID()),
             FinanceDataError.inconsistentRecord("r", reason: "r"), FinanceDataError.feedTooLarge(size: nil, limit: 1),
+            ConfigurationError(variable: "ORDERS_DATA_TYPES", value: "v", accepted: ["orders"]),
         ]
         if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
             let parse = error as? JSONParseError
@@ -70,6 +71,7 @@ struct ErrorCatalogTests {
         #expect(status("store.unavailable") == 2 && status("store.corrupt") == 2 && status("archive.corrupt") == 1)
         #expect(status("access.notAuthorized") == 5 && status("finance.dataRestricted") == 6)
         #expect(status("access.dataTypeUnavailable") == 7 && status("access.notEntitled") == 1)
+        #expect(status("configuration.invalid") == 2)
         #expect(status("store.conflictingVersion") == 1 && status("feed.invalid") == 1 && status("access.unknownAccount") == 1)
     }
 

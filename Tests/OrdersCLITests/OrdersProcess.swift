@@ -54,7 +54,10 @@ struct OrdersProcess {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var merged = ProcessInfo.processInfo.environment
-        merged.removeValue(forKey: "ORDERS_TRUST_ROOTS")
+        // The developer's own settings must not change what a test sees.
+        for name in ["ORDERS_TRUST_ROOTS", "ORDERS_DATA_TYPES", "LC_ALL", "LC_MESSAGES", "LANG"] {
+            merged.removeValue(forKey: name)
+        }
         merged.merge(environment) { $1 }
         process.environment = merged
         let stdout = standardOutput == nil ? Pipe() : nil

@@ -47,7 +47,7 @@ struct StoreCommandsTests {
         let again = try workspace.run(["add", a])
         #expect(again.status == 0)
         #expect(again.lines == ["added          \(a)"])
-        #expect(try workspace.run(["history", "--type", TestOrderArchive.orderTypeIdentifier, "--id", "A"]).lines.count == 1)
+        #expect(try workspace.run(["history", "--type", TestOrderArchive.orderTypeIdentifier, "--id", "A"]).lines.count == 1 + 1)
     }
 
     @Test("add: exit 3 for newerExisting, 1 for invalid or rejected, 2 for unreadable, in that precedence")
@@ -106,7 +106,7 @@ struct StoreCommandsTests {
         #expect(result.status == 4)
         #expect(result.lines == ["cancelled      \(a)", "added          \(b)"])
         #expect(result.stderr.contains("Example Shop — order 123-456-789"))
-        #expect(result.stderr.contains("total EUR 49.00"))
+        #expect(result.stderr.contains("total 49.00 EUR"))
         #expect(result.stderr.components(separatedBy: "Add this order? [y/N] ").count == 3)
         #expect(try workspace.run(["check", "--type", TestOrderArchive.orderTypeIdentifier, "--id", "A"]).stdout == "notFound\n")
     }
@@ -198,10 +198,14 @@ struct StoreCommandsTests {
         let id = ["--type", TestOrderArchive.orderTypeIdentifier, "--id", "ORDER-1"]
 
         let list = try workspace.run(["list"])
-        #expect(list.lines.map { $0.components(separatedBy: "  ").first } == ["2026-01-16T00:00:00Z", "2026-01-14T00:00:00Z"])
-        #expect(try workspace.run(["list", "--status", "open"]).lines.count == 1)
-        #expect(try workspace.run(["list", "--since", "2026-01-15T00:00:00Z"]).lines.count == 1)
-        #expect(try workspace.run(["list", "--limit", "1", "--offset", "1"]).lines.first?.contains("ORDER-2") == true)
+        #expect(
+            list.lines.map { $0.components(separatedBy: "  ").first } == [
+                "UPDATED", "2026-01-16T00:00:00Z", "2026-01-14T00:00:00Z",
+            ])
+        #expect(try workspace.run(["list", "--status", "open"]).lines.count == 1 + 1)
+        #expect(try workspace.run(["list", "--since", "2026-01-15T00:00:00Z"]).lines.count == 1 + 1)
+        #expect(
+            try workspace.run(["list", "--limit", "1", "--offset", "1"]).lines.dropFirst().first?.contains("ORDER-2") == true)
         let listJSON = try workspace.run(["list", "--json"])
         #expect(listJSON.lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
         #expect(try workspace.run(["list", "--status", "lost"]).status == 2)
@@ -210,7 +214,7 @@ struct StoreCommandsTests {
         #expect(show.status == 0)
         #expect(show.lines.first == "order.com.example.shop/ORDER-1  (order 123-456-789)")
         #expect(show.stdout.contains("  status       completed"))
-        #expect(show.stdout.contains("  payment      EUR 49.00 (paid)"))
+        #expect(show.stdout.contains("  payment      49.00 EUR (paid)"))
         #expect(show.stdout.contains("  fulfillments shipping SHIP-1 onTheWay (DHL JD014600003828)"))
         #expect(show.stdout.contains("  versions     2 "))
         let showJSON = try #require(
@@ -220,10 +224,11 @@ struct StoreCommandsTests {
         #expect(((showJSON["order"] as? [String: Any])?["payment"] as? [String: Any]) != nil)
 
         let history = try workspace.run(["history"] + id)
-        #expect(history.lines.count == 2)
-        #expect(history.lines[0].hasPrefix("2026-01-15T00:00:00Z  open"))
-        #expect(history.lines[0].contains("replaced "))
-        #expect(history.lines[1].contains("current"))
+        #expect(history.lines.count == 1 + 2)
+        #expect(history.lines[0].hasPrefix("UPDATED               STATUS     ADDED"))
+        #expect(history.lines[1].hasPrefix("2026-01-15T00:00:00Z  open"))
+        #expect(!history.lines[1].contains("current"))
+        #expect(history.lines[2].contains("current"))
 
         let exported = workspace.folder.appendingPathComponent("exported.order").path
         #expect(try workspace.run(["export"] + id + ["-o", exported]).status == 0)

@@ -65,6 +65,9 @@ struct OrderContractTests {
         var types = OrderQuery()
         types.orderTypeIdentifiers = []
         #expect(try await store.orders(matching: types).isEmpty)
+        #expect(try await store.countOrders(matching: types) == 0)
+        #expect(try await store.countOrders() == 3)
+        #expect(try await store.countOrders(matching: OrderQuery(status: "open", limit: 1, offset: 5)) == 2)
         #expect(try await store.removeOrder(OrderFixtures.identifier("ORDER-1")))
         #expect(try await store.history(OrderFixtures.identifier("ORDER-1")).isEmpty)
         #expect(try await store.removeOrder(OrderFixtures.identifier("ORDER-1")) == false)

@@ -29,8 +29,12 @@ struct AccessTests {
         }
         #expect(logs.all.contains { $0.0 == .error && $0.1.contains("transactions called for financialData") })
         // From the environment, constant for the process.
-        #expect(DataAvailability.fromEnvironment(["ORDERS_DATA_TYPES": "orders"]).availableDataTypes == [.orders])
-        #expect(DataAvailability.fromEnvironment([:]).availableDataTypes == [.orders, .financialData])
+        #expect(try DataAvailability.fromEnvironment(["ORDERS_DATA_TYPES": "orders"]).availableDataTypes == [.orders])
+        #expect(try DataAvailability.fromEnvironment([:]).availableDataTypes == [.orders, .financialData])
+        #expect(
+            try DataAvailability.fromEnvironment(["ORDERS_DATA_TYPES": " financialData, ,orders"]).availableDataTypes
+                == [.orders, .financialData])
+        #expect(throws: ConfigurationError.self) { try DataAvailability.fromEnvironment(["ORDERS_DATA_TYPES": "orders,order"]) }
     }
 
     @Test("a restriction set through one connection is seen by another at once, changes nothing, and lifts without restart")

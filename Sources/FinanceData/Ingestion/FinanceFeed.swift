@@ -47,6 +47,11 @@ public enum FinanceFeed {
         do {
             tree = try JSONParser(maximumDepth: 16).parse(data).value
         } catch {
+            if case .tooDeep(let limit) = error.reason {
+                throw .invalidFeed(
+                    path: error.jsonPath.description,
+                    reason: "nesting deeper than \(limit) levels (line \(error.line), column \(error.column))")
+            }
             throw .invalidFeed(path: error.jsonPath.description, reason: "the feed is not valid JSON: \(error)")
         }
         let warnings = try FinanceFeedKeys.check(tree)

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// An account: an asset (money held) or a liability (money owed).
 ///
@@ -10,6 +11,17 @@ public enum Account: Codable, Equatable, Hashable, Identifiable, Sendable {
     /// Which side of the balance sheet an account is on; decides the sign of amounts.
     public enum Kind: String, CaseIterable, Codable, Hashable, Sendable {
         case asset, liability
+
+        /// Decodes `"asset"` or `"liability"`; anything else is named, clipped, in the error.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let name = try container.decode(String.self)
+            guard let kind = Kind(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(MessageText.quote(name)) is not one of asset, liability")
+            }
+            self = kind
+        }
     }
 
     public var kind: Kind {

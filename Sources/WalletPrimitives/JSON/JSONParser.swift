@@ -143,8 +143,9 @@ private struct Cursor {
     mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         guard depth <= maximumDepth else {
-            // The path would be `maximumDepth` components long; line and column say where.
-            path.removeAll()
+            // Reported at the member holding the nested containers (`merchantName`, not
+            // `merchantName[0][0][0]…`); line and column say exactly where.
+            while case .index = path.last { path.removeLast() }
             throw error(.tooDeep(limit: maximumDepth))
         }
     }

@@ -70,6 +70,8 @@ final class SQLiteAccessRepository: AccessRepository {
                 try self.share(accounts, with: client, before: current, at: time, in: db)
             case .denied:
                 try Self.setStatus(.denied, for: client, at: time, in: db)
+            case .dismissed:
+                break
             }
             return try Self.access(for: client, in: db)
         }

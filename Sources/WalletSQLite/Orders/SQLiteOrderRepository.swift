@@ -88,16 +88,34 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder] {
+        guard let (filter, conditions) = Self.filter(query) else { return [] }
+        let arguments = conditions + [max(0, query.limit), max(0, query.offset)]
+        let sql = """
+            SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders \(filter)
+            ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT ? OFFSET ?
+            """
+        return try read { db in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.storedOrder) }
+    }
+
+    func countOrders(matching query: OrderQuery) async throws(OrderStoreError) -> Int {
+        guard let (filter, arguments) = Self.filter(query) else { return 0 }
+        return try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM orders \(filter)"), arguments: arguments) ?? 0
+        }
+    }
+
+    /// The WHERE clause of `query` (limit and offset aside); nil when nothing can match.
+    private static func filter(_ query: OrderQuery) -> (String, StatementArguments)? {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let type = query.orderTypeIdentifier {
-            guard SQLiteText.isExact(type) else { return [] }
+            guard SQLiteText.isExact(type) else { return nil }
             conditions.append("orderTypeIdentifier = ?")
             arguments += [type]
         }
         if let types = query.orderTypeIdentifiers {
             let exact = types.filter(SQLiteText.isExact).sorted()
-            guard !exact.isEmpty else { return [] }
+            guard !exact.isEmpty else { return nil }
             conditions.append("orderTypeIdentifier IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))")
             arguments += StatementArguments(exact)
         }
@@ -109,13 +127,7 @@ final class SQLiteOrderRepository: OrderRepository {
             conditions.append("updatedAtMicroseconds >= ?")
             arguments += [since.microsecondsSinceEpoch]
         }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        arguments += [max(0, query.limit), max(0, query.offset)]
-        let sql = """
-            SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders \(filter)
-            ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT ? OFFSET ?
-            """
-        return try read { db in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.storedOrder) }
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
     func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
