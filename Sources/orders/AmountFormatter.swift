@@ -9,7 +9,7 @@ import OrderPackage
 /// separators, so the text is the same in every locale. `--json` keeps the amount's own digits.
 enum AmountFormatter {
     static func format(_ value: Decimal, currency: String) -> String {
-        let digits = max(minorUnits(currency), fractionDigits(value))
+        let digits = fractionDigits(value, atLeast: minorUnits(currency))
         let text = value.formatted(
             .number.precision(.fractionLength(digits)).grouping(.never).locale(Locale(identifier: "en_US_POSIX")))
         return "\(text) \(currency)"
@@ -26,16 +26,18 @@ enum AmountFormatter {
         return formatter.maximumFractionDigits
     }
 
-    /// Digits after the point that `value` needs (`12.50` → 1, `12` → 0).
-    private static func fractionDigits(_ value: Decimal) -> Int {
-        var normalized = value
+    /// Digits after the point that `value` needs beyond `minimum` (`12.50` → 1, `12` → 0).
+    private static func fractionDigits(_ value: Decimal, atLeast minimum: Int) -> Int {
+        // The exponent bounds the digits (trailing zeros included); only a value that may need
+        // more than the currency's minor units is rounded to find out.
+        let bound = max(0, -Int(value.exponent))
+        guard bound > minimum else { return minimum }
+        var value = value
         var rounded = Decimal()
-        NSDecimalRound(&rounded, &normalized, 0, .plain)
-        guard rounded != value else { return 0 }
-        for digits in 1...38 {
-            NSDecimalRound(&rounded, &normalized, digits, .plain)
+        for digits in minimum..<bound {
+            NSDecimalRound(&rounded, &value, digits, .plain)
             if rounded == value { return digits }
         }
-        return 38
+        return bound
     }
 }

@@ -35,7 +35,16 @@ struct TextTable {
     }
 
     mutating func append(_ cells: [String]) {
-        rows.append(cells.map { MessageText.escapingControlCharacters($0) })
+        rows.append(cells.map(Self.oneLine))
+    }
+
+    /// `cell` with control characters escaped; most cells have none and are kept as they are.
+    private static func oneLine(_ cell: String) -> String {
+        // 0xC2 leads U+0080…U+00BF, the C1 controls among them: those cells take the exact path.
+        let plain = cell.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { (byte: UInt8) -> Bool in byte >= 0x20 && byte != 0x7F && byte != 0xC2 }
+        }
+        return plain == true ? cell : MessageText.escapingControlCharacters(cell)
     }
 
     var isEmpty: Bool { rows.isEmpty }
@@ -67,7 +76,10 @@ struct TextTable {
 
     /// Terminal columns taken by `text`.
     static func width(_ text: String) -> Int {
-        text.reduce(0) { total, character in
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }), ascii {
+            return text.utf8.count
+        }
+        return text.reduce(0) { total, character in
             guard let scalar = character.unicodeScalars.first else { return total }
             return total + (isWide(scalar.value) ? 2 : 1)
         }
