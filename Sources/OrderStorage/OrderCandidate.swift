@@ -16,11 +16,14 @@ public struct OrderCandidate: Sendable, Hashable {
     public var archive: Data
     public var archiveSHA256: String
     public var orderJSON: Data
+    /// order.json's `authenticationToken`, against which the Orders web service checks device
+    /// requests for this version; nil when the order has no web service.
+    public var authenticationToken: String?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,
         merchantIdentifier: String, merchantDisplayName: String, teamIdentifier: String, archive: Data,
-        archiveSHA256: String, orderJSON: Data
+        archiveSHA256: String, orderJSON: Data, authenticationToken: String? = nil
     ) {
         self.identifier = identifier
         self.updatedAt = updatedAt
@@ -32,6 +35,7 @@ public struct OrderCandidate: Sendable, Hashable {
         self.archive = archive
         self.archiveSHA256 = archiveSHA256
         self.orderJSON = orderJSON
+        self.authenticationToken = authenticationToken
     }
 
     /// The candidate for a *valid* report of `archive`; nil when the report lacks what a stored
@@ -45,6 +49,7 @@ public struct OrderCandidate: Sendable, Hashable {
                 orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
             updatedAt: order.updatedAt, createdAt: order.createdAt, status: order.status.rawValue,
             merchantIdentifier: order.merchant.merchantIdentifier, merchantDisplayName: order.merchant.displayName,
-            teamIdentifier: teamIdentifier, archive: archive, archiveSHA256: report.archiveSHA256, orderJSON: orderJSON)
+            teamIdentifier: teamIdentifier, archive: archive, archiveSHA256: report.archiveSHA256, orderJSON: orderJSON,
+            authenticationToken: order.authenticationToken)
     }
 }

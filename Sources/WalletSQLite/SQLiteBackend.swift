@@ -43,10 +43,14 @@ public final class SQLiteBackend: StorageBackend {
     let accessRepository: SQLiteAccessRepository
     let orderRepository: SQLiteOrderRepository
     let financeRepository: SQLiteFinanceDataRepository
+    let registrationRepository: SQLiteRegistrationRepository
+    let outbox: SQLitePushOutbox
 
     public var access: any AccessRepository { accessRepository }
     public var orders: any OrderRepository { orderRepository }
     public var finance: any FinanceDataRepository { financeRepository }
+    public var registrations: any RegistrationRepository { registrationRepository }
+    public var pushOutbox: any PushOutbox { outbox }
     public var location: String { path }
 
     /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
@@ -64,6 +68,8 @@ public final class SQLiteBackend: StorageBackend {
         accessRepository = SQLiteAccessRepository(executor: executor)
         orderRepository = SQLiteOrderRepository(executor: executor)
         financeRepository = SQLiteFinanceDataRepository(executor: executor)
+        registrationRepository = SQLiteRegistrationRepository(executor: executor)
+        outbox = SQLitePushOutbox(executor: executor)
     }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
@@ -110,10 +116,12 @@ struct SQLiteTransaction: StorageTransaction {
     let access: any AccessRepository
     let orders: any OrderRepository
     let finance: any FinanceDataRepository
+    let registrations: any RegistrationRepository
 
     init(executor: SQLiteExecutor) {
         access = SQLiteAccessRepository(executor: executor)
         orders = SQLiteOrderRepository(executor: executor)
         finance = SQLiteFinanceDataRepository(executor: executor)
+        registrations = SQLiteRegistrationRepository(executor: executor)
     }
 }

@@ -11,7 +11,6 @@ import WalletCore
 /// let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
 /// ```
 ///
-/// Device registrations and a push outbox (the Orders web service) will be repositories here too.
 public protocol StorageBackend: Sendable {
     /// Restrictions, authorizations, grants, entitlements, history cursors.
     var access: any AccessRepository { get }
@@ -19,6 +18,10 @@ public protocol StorageBackend: Sendable {
     var orders: any OrderRepository { get }
     /// Accounts, balances, transactions and their change log.
     var finance: any FinanceDataRepository { get }
+    /// Devices registered for order updates (the Orders web service).
+    var registrations: any RegistrationRepository { get }
+    /// Pushes owed to registered devices, written with the versions they announce.
+    var pushOutbox: any PushOutbox { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those
@@ -44,4 +47,5 @@ public protocol StorageTransaction: Sendable {
     var access: any AccessRepository { get }
     var orders: any OrderRepository { get }
     var finance: any FinanceDataRepository { get }
+    var registrations: any RegistrationRepository { get }
 }

@@ -51,7 +51,7 @@ struct UpgradeTests {
         #expect(try SQLiteBackend.check(at: path, full: true) == ["ok"])
     }
 
-    @Test("the migration table is unchanged: nothing was re-run, nothing is unknown")
+    @Test("the migration table gains only the new migrations: nothing was re-run, nothing is unknown")
     func migrations() throws {
         let path = try Self.copy()
         _ = try WalletStore(path: path)
@@ -59,6 +59,26 @@ struct UpgradeTests {
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
         #expect(applied == SQLiteSchema.migrator.migrations.sorted())
-        #expect(applied == ["core.v1", "finance.v1", "finance.v2", "orders.v1"])
+        #expect(applied == ["core.v1", "finance.v1", "finance.v2", "orders.v1", "orders.v2"])
+    }
+
+    @Test("orders.v2 gives every stored version its authenticationToken and a change sequence in saving order")
+    func webServiceColumns() async throws {
+        let path = try Self.copy()
+        let backend = try SQLiteBackend(path: path)
+        let identifier = FullyQualifiedOrderIdentifier(
+            orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-123")
+        let served = try #require(try await backend.registrations.servedOrder(identifier))
+        #expect(served.authenticationToken == "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b")
+        let (sequences, counter, versionTokens) = try await backend.pool.read { db in
+            (
+                try Int64.fetchAll(db, sql: "SELECT changeSequence FROM orders ORDER BY id"),
+                try Int64.fetchOne(db, sql: "SELECT value FROM orderChangeSequence") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM orderVersions WHERE authenticationToken IS NULL") ?? -1
+            )
+        }
+        #expect(sequences == sequences.sorted() && Set(sequences).count == 3 && !sequences.contains(0))
+        #expect(counter == sequences.max())
+        #expect(versionTokens == 0)
     }
 }

@@ -46,9 +46,9 @@ final class SQLiteOrderRepository: OrderRepository {
         case .insert:
             try db.execute(
                 sql: """
-                    INSERT INTO orders (\(Self.versionColumns))
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: Self.arguments(candidate, addedAt: addedAt))
+                    INSERT INTO orders (\(Self.versionColumns), changeSequence)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: Self.arguments(candidate, addedAt: addedAt) + [try nextChangeSequence(db)])
         case .replace:
             try db.execute(
                 sql: """
@@ -58,11 +58,19 @@ final class SQLiteOrderRepository: OrderRepository {
                 arguments: [addedAt, candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
             try db.execute(
                 sql: """
-                    UPDATE orders SET (\(Self.versionColumns)) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    UPDATE orders SET (\(Self.versionColumns), changeSequence) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
                     """,
-                arguments: Self.arguments(candidate, addedAt: addedAt)
+                arguments: Self.arguments(candidate, addedAt: addedAt) + [try nextChangeSequence(db)]
                     + [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
+            // Every device registered for the order is owed a push, committed with the version.
+            try db.execute(
+                sql: """
+                    INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
+                    SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, ?, ? FROM orderRegistrations
+                    WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                    """,
+                arguments: [addedAt, addedAt, candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier])
         case .unchanged, .keepNewer, .conflict, .signerChanged:
             break
         }
@@ -144,8 +152,11 @@ final class SQLiteOrderRepository: OrderRepository {
         guard Self.isExact(identifier) else { return false }
         return try await write { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
-            try db.execute(
-                sql: "DELETE FROM orderVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+            // The order's registrations and the pushes owed for it go with it.
+            for table in ["orderVersions", "orderRegistrations", "pushOutbox"] {
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
+            }
             try db.execute(sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
             return db.changesCount > 0
         }
@@ -155,7 +166,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     /// No stored key contains U+0000 (``SQLiteText``), so a lookup for one finds nothing rather
     /// than its prefix.
-    private static func isExact(_ identifier: FullyQualifiedOrderIdentifier) -> Bool {
+    static func isExact(_ identifier: FullyQualifiedOrderIdentifier) -> Bool {
         SQLiteText.isExact(identifier.orderTypeIdentifier) && SQLiteText.isExact(identifier.orderIdentifier)
     }
 
@@ -168,8 +179,14 @@ final class SQLiteOrderRepository: OrderRepository {
 
     private static let versionColumns = """
         orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
-        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt
+        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt, authenticationToken
         """
+
+    /// The next value of the store-wide change sequence (see `WebServiceTables`).
+    private static func nextChangeSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value")) ?? 0
+    }
 
     private static let currentSQL = """
         SELECT \(summaryColumns), NULL AS replacedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
@@ -189,7 +206,7 @@ final class SQLiteOrderRepository: OrderRepository {
             candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier, candidate.updatedAt.text,
             candidate.updatedAt.microsecondsSinceEpoch, candidate.createdAt.text, candidate.status, candidate.merchantIdentifier,
             candidate.merchantDisplayName, candidate.teamIdentifier, candidate.archiveSHA256, candidate.archive,
-            candidate.orderJSON, addedAt,
+            candidate.orderJSON, addedAt, candidate.authenticationToken,
         ]
     }
 
@@ -212,7 +229,7 @@ final class SQLiteOrderRepository: OrderRepository {
             addedAt: date(microseconds: row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(date(microseconds:)))
     }
 
-    private static func timestamp(_ text: String) throws -> RFC3339Timestamp {
+    static func timestamp(_ text: String) throws -> RFC3339Timestamp {
         guard let timestamp = RFC3339Timestamp(text) else {
             throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
         }
@@ -231,7 +248,7 @@ final class SQLiteOrderRepository: OrderRepository {
         do { return try await executor.write(body) } catch { throw Self.orderStoreError(error) }
     }
 
-    private static func orderStoreError(_ error: any Error) -> OrderStoreError {
+    static func orderStoreError(_ error: any Error) -> OrderStoreError {
         switch error {
         case let error as OrderStoreError: error
         case let error as StorageError: OrderStoreError(error)

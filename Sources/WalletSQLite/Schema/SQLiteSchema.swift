@@ -12,6 +12,7 @@ enum SQLiteSchema {
         CoreTables.register(in: &migrator)
         OrderTables.register(in: &migrator)
         FinanceTables.register(in: &migrator)
+        WebServiceTables.register(in: &migrator)
         return migrator
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Device registrations for order updates, in the store's database. A backend implements it; the
+/// contract suite holds every backend to the same behaviour.
+public protocol RegistrationRepository: Sendable {
+    /// Registers the device for the order's updates, or updates its push token.
+    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult
+
+    /// Removes the device's registration for the order; returns whether there was one.
+    func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool
+
+    /// The device's registered orders of one type changed after `tag` (all of them when nil),
+    /// with the tag to pass next time; nil when there are none (Apple's `204 No Content`).
+    func registeredOrders(
+        deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
+    ) async throws(OrderStoreError) -> RegisteredOrderChanges?
+
+    /// Every registration holding this push token is removed (APNs said the token is gone);
+    /// returns how many there were.
+    func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int
+
+    /// The current version of an order for serving it: archive, digest, `updatedAt`, token.
+    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder?
+}
+
+/// The pushes owed to devices. Rows are written by ``OrderRepository/save(_:at:)`` in the same
+/// transaction as the version they announce, so a push is never lost after a commit nor sent for
+/// a save that rolled back.
+///
+/// Delivery claims rows with a lease: a claimed row is invisible to other drainers until the
+/// lease ends, so several service instances drain one outbox without sending a push twice while
+/// each is alive; a drainer that dies leaves its rows to be claimed again after the lease.
+public protocol PushOutbox: Sendable {
+    /// Claims up to `limit` pushes due at `time` (oldest first) until `leaseEnd`.
+    func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws(OrderStoreError) -> [PendingPush]
+
+    /// The push was delivered, or will never be: the row is deleted.
+    func completePush(_ id: Int64) async throws(OrderStoreError)
+
+    /// The push failed for now: try again at `time`, counting the attempt.
+    func retryPush(_ id: Int64, at time: Date, reason: String) async throws(OrderStoreError)
+
+    /// How many pushes are waiting (claimed or not), for metrics.
+    func pendingPushCount() async throws(OrderStoreError) -> Int
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import OrderStorage
+import WalletPrimitives
+
+/// ``OrderStorage/RegistrationRepository`` in the store file.
+final class SQLiteRegistrationRepository: RegistrationRepository {
+    private let executor: SQLiteExecutor
+
+    init(executor: SQLiteExecutor) {
+        self.executor = executor
+    }
+
+    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+        guard SQLiteOrderRepository.isExact(registration.order), SQLiteText.isExact(registration.deviceIdentifier),
+            SQLiteText.isExact(registration.pushToken)
+        else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
+        let now = SQLiteOrderRepository.microseconds(time)
+        return try await write { db in
+            let arguments: StatementArguments = [
+                registration.pushToken, now, registration.deviceIdentifier, registration.order.orderTypeIdentifier,
+                registration.order.orderIdentifier,
+            ]
+            try db.execute(
+                sql: """
+                    UPDATE orderRegistrations SET pushToken = ?, updatedAt = ?
+                    WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? AND orderIdentifier = ?
+                    """, arguments: arguments)
+            if db.changesCount > 0 { return .updated }
+            try db.execute(
+                sql: """
+                    INSERT INTO orderRegistrations (pushToken, registeredAt, updatedAt, deviceIdentifier, orderTypeIdentifier, orderIdentifier)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    registration.pushToken, now, now, registration.deviceIdentifier, registration.order.orderTypeIdentifier,
+                    registration.order.orderIdentifier,
+                ])
+            return .created
+        }
+    }
+
+    func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        guard SQLiteOrderRepository.isExact(order), SQLiteText.isExact(deviceIdentifier) else { return false }
+        return try await write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM orderRegistrations WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? AND orderIdentifier = ?
+                    """, arguments: [deviceIdentifier, order.orderTypeIdentifier, order.orderIdentifier])
+            return db.changesCount > 0
+        }
+    }
+
+    func registeredOrders(
+        deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
+    ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
+        guard SQLiteText.isExact(deviceIdentifier), SQLiteText.isExact(orderTypeIdentifier) else { return nil }
+        let rows = try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT o.orderIdentifier, o.changeSequence FROM orderRegistrations r
+                        JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
+                        WHERE r.deviceIdentifier = ? AND r.orderTypeIdentifier = ? AND o.changeSequence > ?
+                        ORDER BY o.changeSequence
+                        """), arguments: [deviceIdentifier, orderTypeIdentifier, tag?.sequence ?? -1])
+        }
+        guard let last = rows.last else { return nil }
+        return RegisteredOrderChanges(
+            orderIdentifiers: rows.map { $0["orderIdentifier"] }, lastModified: OrderChangeTag(sequence: last["changeSequence"]))
+    }
+
+    func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
+        guard SQLiteText.isExact(pushToken) else { return 0 }
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM orderRegistrations WHERE pushToken = ?", arguments: [pushToken])
+            return db.changesCount
+        }
+    }
+
+    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
+        guard SQLiteOrderRepository.isExact(identifier) else { return nil }
+        return try read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT archive, archiveSHA256, updatedAt, authenticationToken FROM orders
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                        """), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            ).map { row in
+                ServedOrder(
+                    identifier: identifier, archive: row["archive"], archiveSHA256: row["archiveSHA256"],
+                    updatedAt: try SQLiteOrderRepository.timestamp(row["updatedAt"]),
+                    authenticationToken: row["authenticationToken"])
+            }
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
+        do { return try executor.read(body) } catch { throw SQLiteOrderRepository.orderStoreError(error) }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
+        do { return try await executor.write(body) } catch { throw SQLiteOrderRepository.orderStoreError(error) }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import WalletPrimitives
+
+/// The tables of the Orders web service (`orders.v2`): each version's `authenticationToken`, the
+/// store-wide change sequence behind Apple's `lastModified` tag, device registrations and the
+/// push outbox.
+enum WebServiceTables {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("orders.v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE orders ADD COLUMN authenticationToken TEXT;
+                    ALTER TABLE orderVersions ADD COLUMN authenticationToken TEXT;
+
+                    -- One counter for the whole store: every insert or replacement of an order takes
+                    -- the next value in its own write transaction. SQLite has one writer at a time,
+                    -- so values commit in order and a reader never passes a gap a later commit fills.
+                    ALTER TABLE orders ADD COLUMN changeSequence INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE orderChangeSequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+                    INSERT INTO orderChangeSequence (id, value) VALUES (1, (SELECT coalesce(max(id), 0) FROM orders));
+                    UPDATE orders SET changeSequence = id;
+                    CREATE INDEX orders_on_type_changeSequence ON orders (orderTypeIdentifier, changeSequence);
+
+                    CREATE TABLE orderRegistrations (
+                        deviceIdentifier TEXT NOT NULL,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        pushToken TEXT NOT NULL,
+                        registeredAt INTEGER NOT NULL,
+                        updatedAt INTEGER NOT NULL,
+                        PRIMARY KEY (deviceIdentifier, orderTypeIdentifier, orderIdentifier)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX orderRegistrations_on_order ON orderRegistrations (orderTypeIdentifier, orderIdentifier);
+                    CREATE INDEX orderRegistrations_on_pushToken ON orderRegistrations (pushToken);
+
+                    CREATE TABLE pushOutbox (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        pushToken TEXT NOT NULL,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        deviceIdentifier TEXT NOT NULL,
+                        enqueuedAt INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        nextAttemptAt INTEGER NOT NULL,
+                        lastError TEXT
+                    );
+                    CREATE INDEX pushOutbox_on_nextAttemptAt ON pushOutbox (nextAttemptAt, id);
+                    """)
+            // Versions stored before this migration get the token of their own order.json.
+            for table in ["orders", "orderVersions"] {
+                let rows = try Row.fetchAll(db, sql: "SELECT id, orderJSON FROM \(table)")
+                let update = try db.makeStatement(sql: "UPDATE \(table) SET authenticationToken = ? WHERE id = ?")
+                for row in rows {
+                    let json: Data = row["orderJSON"]
+                    guard case .object(let object)? = try? JSONParser().parse(json).value,
+                        case .string(let token)? = object["authenticationToken"]
+                    else { continue }
+                    try update.execute(arguments: [token, row["id"] as Int64])
+                }
+            }
+        }
+    }
+}

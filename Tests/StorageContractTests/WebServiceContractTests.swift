@@ -1,0 +1,157 @@
+import Foundation
+import OrderStorage
+import StorageContract
+import TestArchiveTable
+import Testing
+import WalletPrimitives
+
+/// What the Orders web service needs from every backend: tokens per version, registrations, the
+/// change tag, and a push outbox written with the versions it announces.
+@Suite("Contract: registrations, change tags and the push outbox")
+struct WebServiceContractTests {
+    static let device = "device-A"
+
+    @Test(
+        "a stored version keeps order.json's authenticationToken, archive and digest for serving", arguments: BackendFactory.all)
+    func servedOrder(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let archive = try OrderFixtures.archive()
+        _ = try await store.saveOrder(signedArchive: archive)
+        let served = try #require(try await backend.registrations.servedOrder(OrderFixtures.identifier()))
+        #expect(served.authenticationToken == "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b")
+        #expect(served.archive == archive)
+        #expect(served.updatedAt.text == "2026-01-15T09:30:00Z")
+        #expect(served.archiveSHA256.count == 64)
+        #expect(try await backend.registrations.servedOrder(OrderFixtures.identifier("nope")) == nil)
+    }
+
+    @Test("register creates then updates; unregister is idempotent; identifiers are any strings", arguments: BackendFactory.all)
+    func registrationLifecycle(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let order = OrderFixtures.identifier("not-a-uuid ✓")
+        let registrations = backend.registrations
+        let registration = OrderRegistration(deviceIdentifier: Self.device, pushToken: "token-1", order: order)
+        #expect(try await registrations.register(registration, at: OrderFixtures.now) == .created)
+        var updated = registration
+        updated.pushToken = "token-2"
+        #expect(try await registrations.register(updated, at: OrderFixtures.now) == .updated)
+        #expect(try await registrations.unregister(deviceIdentifier: Self.device, order: order))
+        #expect(try await registrations.unregister(deviceIdentifier: Self.device, order: order) == false)
+    }
+
+    @Test("the device hears about its orders changed after its tag, never skipping one", arguments: BackendFactory.all)
+    func changeTags(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let registrations = backend.registrations
+        let type = TestOrderArchive.orderTypeIdentifier
+        for id in ["A", "B", "C"] {
+            _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id))
+        }
+        for id in ["A", "B"] {
+            let registration = OrderRegistration(
+                deviceIdentifier: Self.device, pushToken: "t", order: OrderFixtures.identifier(id))
+            _ = try await registrations.register(registration, at: OrderFixtures.now)
+        }
+        let all = try #require(
+            try await registrations.registeredOrders(deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: nil))
+        #expect(all.orderIdentifiers == ["A", "B"])  // C is not registered
+        #expect(
+            try await registrations.registeredOrders(
+                deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: all.lastModified) == nil)
+        #expect(
+            try await registrations.registeredOrders(deviceIdentifier: "unknown", orderTypeIdentifier: type, changedAfter: nil)
+                == nil)
+        #expect(
+            try await registrations.registeredOrders(
+                deviceIdentifier: Self.device, orderTypeIdentifier: "order.other", changedAfter: nil) == nil)
+
+        // Changes to C, then B, then A: each tag sees exactly what came after it.
+        var tag = all.lastModified
+        for (id, day) in [("C", 16), ("B", 17), ("A", 18)] {
+            _ = try await store.saveOrder(
+                signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: "2026-01-\(day)T09:30:00Z"))
+            let changes = try await registrations.registeredOrders(
+                deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: tag)
+            if id == "C" {
+                #expect(changes == nil)
+            } else {
+                #expect(changes?.orderIdentifiers == [id])
+                #expect(try #require(changes).lastModified > tag)
+                tag = try #require(changes).lastModified
+            }
+        }
+        // A tag a device made up, or a stale one, lists everything changed since.
+        #expect(OrderChangeTag(text: "-1") == nil && OrderChangeTag(text: "12a") == nil && OrderChangeTag(text: " 1") == nil)
+        #expect(OrderChangeTag(text: "0")?.sequence == 0)
+        let fromZero = try await registrations.registeredOrders(
+            deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: OrderChangeTag(sequence: 0))
+        #expect(fromZero?.orderIdentifiers == ["B", "A"])
+    }
+
+    @Test(
+        "a replaced version owes each registered device one push; claims lease, retry and complete", arguments: BackendFactory.all
+    )
+    func outbox(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let outbox = backend.pushOutbox
+        let order = OrderFixtures.identifier()
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive())
+        for (device, token) in [("device-A", "token-A"), ("device-B", "token-B")] {
+            _ = try await backend.registrations.register(
+                OrderRegistration(deviceIdentifier: device, pushToken: token, order: order), at: OrderFixtures.now)
+        }
+        // Saving the same version again, or an older one, announces nothing.
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive())
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-14T09:30:00Z"))
+        #expect(try await outbox.pendingPushCount() == 0)
+        #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z")) == .added)
+        #expect(try await outbox.pendingPushCount() == 2)
+
+        let now = OrderFixtures.now.addingTimeInterval(1)
+        let lease = now.addingTimeInterval(60)
+        let claimed = try await outbox.claimPushes(dueAt: now, leaseEnd: lease, limit: 10)
+        #expect(Set(claimed.map(\.pushToken)) == ["token-A", "token-B"])
+        #expect(claimed.allSatisfy { $0.orderTypeIdentifier == order.orderTypeIdentifier && $0.attempts == 0 })
+        // Leased: another drainer sees nothing until the lease ends.
+        #expect(try await outbox.claimPushes(dueAt: now, leaseEnd: lease, limit: 10).isEmpty)
+        let again = try await outbox.claimPushes(dueAt: lease, leaseEnd: lease.addingTimeInterval(60), limit: 10)
+        #expect(again.count == 2)
+
+        try await outbox.completePush(claimed[0].id)
+        try await outbox.retryPush(claimed[1].id, at: lease.addingTimeInterval(300), reason: "429 TooManyRequests")
+        #expect(try await outbox.pendingPushCount() == 1)
+        #expect(try await outbox.claimPushes(dueAt: lease.addingTimeInterval(299), leaseEnd: .distantFuture, limit: 10).isEmpty)
+        let retried = try await outbox.claimPushes(dueAt: lease.addingTimeInterval(300), leaseEnd: .distantFuture, limit: 10)
+        #expect(retried.map(\.attempts) == [1])
+
+        // A token APNs calls gone loses its registrations; a removed order loses the rest.
+        #expect(try await backend.registrations.removeRegistrations(pushToken: "token-A") == 1)
+        #expect(try await store.removeOrder(order))
+        #expect(try await outbox.pendingPushCount() == 0)
+        #expect(
+            try await backend.registrations.unregister(deviceIdentifier: "device-B", order: order) == false)
+    }
+
+    @Test("a push is written in the transaction of the save: rolled back with it", arguments: BackendFactory.all)
+    func outboxRollsBack(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let order = OrderFixtures.identifier()
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive())
+        _ = try await backend.registrations.register(
+            OrderRegistration(deviceIdentifier: Self.device, pushToken: "t", order: order), at: OrderFixtures.now)
+        let newer = try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z")).candidate
+        struct Abort: Error {}
+        await #expect(throws: Abort.self) {
+            try await backend.withTransaction { transaction in
+                #expect(try await transaction.orders.save(newer, at: OrderFixtures.now) == .replace)
+                throw Abort()
+            }
+        }
+        #expect(try await backend.pushOutbox.pendingPushCount() == 0)
+        #expect(try await backend.registrations.servedOrder(order)?.updatedAt.text == "2026-01-15T09:30:00Z")
+    }
+}
