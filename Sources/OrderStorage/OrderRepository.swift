@@ -21,6 +21,10 @@ public protocol OrderRepository: Sendable {
     /// The current version's archive, byte for byte as saved.
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
 
+    /// The current version as the Orders web service serves it: archive, digest, `updatedAt`
+    /// and the version's `authenticationToken`, read together.
+    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder?
+
     /// The current version's order.json, byte for byte as in its archive.
     func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
 

@@ -138,6 +138,7 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
             .sorted {
                 ($0.booked ?? $0.available)?.asOfDate ?? .distantPast > ($1.booked ?? $1.available)?.asOfDate ?? .distantPast
             }
+        var amounts = AmountFormatter()
         var table = TextTable([
             .init(header: "AVAILABLE", alignment: .right), .init(header: "AS OF"), .init(header: "BOOKED", alignment: .right),
             .init(header: "AS OF"),
@@ -150,7 +151,7 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
             func cells(_ balance: Balance?) -> [String] {
                 guard let balance else { return ["-", "-"] }
                 return [
-                    AmountFormatter.format(balance.signedAmount(for: kind), currency: balance.amount.currencyCode),
+                    amounts.format(balance.signedAmount(for: kind), currency: balance.amount.currencyCode),
                     FinanceOutput.date(balance.asOfDate),
                 ]
             }
@@ -235,6 +236,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         // An account the client cannot see (or that does not exist) is an error, as for balances
         // and history, not an empty list that looks like "no transactions".
         if let id = filter.accountID, kinds[id] == nil { throw FinanceAccessError.unknownAccount(id) }
+        var amounts = AmountFormatter()
         var table = TextTable([
             .init(header: "DATE"), .init(header: "STATUS"), .init(header: "AMOUNT", alignment: .right),
             .init(header: "DESCRIPTION"), .init(header: "MERCHANT"),
@@ -244,7 +246,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
                 Output.json(transaction)
                 continue
             }
-            let amount = AmountFormatter.format(
+            let amount = amounts.format(
                 transaction.signedAmount(for: kinds[transaction.accountID] ?? .asset),
                 currency: transaction.transactionAmount.currencyCode)
             table.append([

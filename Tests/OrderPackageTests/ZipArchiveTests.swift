@@ -113,3 +113,19 @@ struct ZipArchiveTests {
         #expect(ArchiveEntryName.isMetadata(name) == expected)
     }
 }
+
+extension ZipArchiveTests {
+    @Test("reading only some entries inflates those, and still checks every entry")
+    func includedEntriesOnly() throws {
+        let data = try Self.archive([
+            ("en.lproj/order.strings", Data("\"A\" = \"B\";".utf8)), ("logo.png", Data(count: 1000)),
+            ("de.lproj/order.strings", Data("\"A\" = \"C\";".utf8)),
+        ])
+        let strings = try ZipArchive(reading: data, including: { $0.hasSuffix(".strings") })
+        #expect(strings.names == ["en.lproj/order.strings", "de.lproj/order.strings"])
+        #expect(strings["logo.png"] == nil && strings["de.lproj/order.strings"] == Data("\"A\" = \"C\";".utf8))
+        // A problem in an entry that is not read is still found.
+        let unsafe = try Self.archive([("../evil.png", Data(count: 10)), ("en.lproj/order.strings", Data())])
+        #expect(throws: ArchiveRejection.self) { try ZipArchive(reading: unsafe, including: { $0.hasSuffix(".strings") }) }
+    }
+}

@@ -18,12 +18,12 @@ struct WebServiceContractTests {
         let store = try OrderFixtures.store(on: backend)
         let archive = try OrderFixtures.archive()
         _ = try await store.saveOrder(signedArchive: archive)
-        let served = try #require(try await backend.registrations.servedOrder(OrderFixtures.identifier()))
+        let served = try #require(try await backend.orders.servedOrder(OrderFixtures.identifier()))
         #expect(served.authenticationToken == "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b")
         #expect(served.archive == archive)
         #expect(served.updatedAt.text == "2026-01-15T09:30:00Z")
         #expect(served.archiveSHA256.count == 64)
-        #expect(try await backend.registrations.servedOrder(OrderFixtures.identifier("nope")) == nil)
+        #expect(try await backend.orders.servedOrder(OrderFixtures.identifier("nope")) == nil)
     }
 
     @Test("register creates then updates; unregister is idempotent; identifiers are any strings", arguments: BackendFactory.all)
@@ -152,6 +152,6 @@ struct WebServiceContractTests {
             }
         }
         #expect(try await backend.pushOutbox.pendingPushCount() == 0)
-        #expect(try await backend.registrations.servedOrder(order)?.updatedAt.text == "2026-01-15T09:30:00Z")
+        #expect(try await backend.orders.servedOrder(order)?.updatedAt.text == "2026-01-15T09:30:00Z")
     }
 }

@@ -68,7 +68,7 @@ struct UpgradeTests {
         let backend = try SQLiteBackend(path: path)
         let identifier = FullyQualifiedOrderIdentifier(
             orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-123")
-        let served = try #require(try await backend.registrations.servedOrder(identifier))
+        let served = try #require(try await backend.orders.servedOrder(identifier))
         #expect(served.authenticationToken == "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b")
         let (sequences, counter, versionTokens) = try await backend.pool.read { db in
             (

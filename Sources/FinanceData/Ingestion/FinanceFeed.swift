@@ -47,12 +47,7 @@ public enum FinanceFeed {
         do {
             tree = try JSONParser(maximumDepth: 16).parse(data).value
         } catch {
-            if case .tooDeep(let limit) = error.reason {
-                throw .invalidFeed(
-                    path: error.jsonPath.description,
-                    reason: "nesting deeper than \(limit) levels (line \(error.line), column \(error.column))")
-            }
-            throw .invalidFeed(path: error.jsonPath.description, reason: "the feed is not valid JSON: \(error)")
+            throw .invalidFeed(path: error.jsonPath.description, reason: error.sentence(about: "the feed"))
         }
         let warnings = try FinanceFeedKeys.check(tree)
         return Contents(batch: try decode(data), warnings: warnings)

@@ -14,13 +14,7 @@ public enum Account: Codable, Equatable, Hashable, Identifiable, Sendable {
 
         /// Decodes `"asset"` or `"liability"`; anything else is named, clipped, in the error.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            let name = try container.decode(String.self)
-            guard let kind = Kind(rawValue: name) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "\(MessageText.quote(name)) is not one of asset, liability")
-            }
-            self = kind
+            self = try decoder.decodeText(Kind.init(rawValue:), expected: "one of asset, liability")
         }
     }
 

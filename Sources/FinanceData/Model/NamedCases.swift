@@ -32,14 +32,7 @@ extension NamedCases {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let value = Self(name: name) else {
-            let allowed = Self.allCases.map(\.name).joined(separator: ", ")
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\(MessageText.quote(name)) is not one of \(allowed)")
-        }
-        self = value
+        self = try decoder.decodeText(Self.init(name:), expected: "one of " + Self.allCases.map(\.name).joined(separator: ", "))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -30,19 +30,25 @@ public struct ZipArchive: Sendable {
     public let entries: [Entry]
     private let indexByName: [String: Int]
 
-    /// Reads every file of `data`.
+    /// Reads every file of `data`, or only those whose names `isIncluded` accepts: every entry is
+    /// still checked (layout, names, limits), but only the included ones are inflated — a reader
+    /// that needs the `order.strings` files does not pay for the images.
     ///
     /// - Throws: ``ArchiveRejection`` listing every problem found. Container-level problems (not a
     ///   zip, damaged, over a limit) end the reading at once; problems with individual entry
     ///   names are collected for all entries before giving up.
-    public init(reading data: Data, limits: ArchiveLimits = ArchiveLimits()) throws(ArchiveRejection) {
+    public init(
+        reading data: Data, limits: ArchiveLimits = ArchiveLimits(), including isIncluded: (String) -> Bool = { _ in true }
+    ) throws(ArchiveRejection) {
         // libzip opens zero bytes as an empty archive; a zero-byte file is not a zip.
         guard !data.isEmpty else { throw ArchiveRejection([.notZip]) }
         guard data.count <= limits.maximumArchiveSize else {
             throw ArchiveRejection([.archiveTooLarge(size: data.count, limit: limits.maximumArchiveSize)])
         }
         let result: Result<[Entry], ArchiveRejection> = data.withUnsafeBytes { buffer in
-            Result { () throws(ArchiveRejection) -> [Entry] in try Self.readEntries(buffer, limits: limits) }
+            Result { () throws(ArchiveRejection) -> [Entry] in
+                try Self.readEntries(buffer, limits: limits, including: isIncluded)
+            }
         }
         entries = try result.get()
         var index: [String: Int] = [:]
@@ -69,7 +75,8 @@ public struct ZipArchive: Sendable {
 
     private static func readEntries(
         _ buffer: UnsafeRawBufferPointer,
-        limits: ArchiveLimits
+        limits: ArchiveLimits,
+        including isIncluded: (String) -> Bool
     ) throws(ArchiveRejection) -> [Entry] {
         // Every byte must belong to one record before any reader is trusted with the archive.
         let layout = try ZipLayout(validating: buffer, maximumEntryCount: limits.maximumEntryCount)
@@ -151,7 +158,7 @@ public struct ZipArchive: Sendable {
         // Pass 2: inflate, never past a declared size.
         var entries: [Entry] = []
         entries.reserveCapacity(files.count)
-        for file in files {
+        for file in files where isIncluded(file.name) {
             let contents = try inflate(archive, file.index, name: file.name, declaredSize: file.size)
             if file.method == .deflate, file.layout.hasDataDescriptor {
                 let data = UnsafeRawBufferPointer(rebasing: buffer[file.layout.dataRange])

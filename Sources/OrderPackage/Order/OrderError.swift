@@ -2,6 +2,7 @@ import WalletPrimitives
 
 /// A problem (or, for the warning cases, a remark) about `order.json` or its resources.
 public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible {
+    /// `reason` is the whole sentence (``WalletPrimitives/JSONParseError/sentence(about:)``).
     case invalidJSON(reason: String, path: JSONPath)
     case missingKey(JSONPath)
     case wrongType(JSONPath, expected: String, found: String)
@@ -41,7 +42,7 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
     public var message: String {
         switch self {
         case .invalidJSON(let reason, _):
-            "order.json is not valid JSON: \(reason)"
+            reason
         case .missingKey:
             "a required key is missing"
         case .wrongType(_, let expected, let found):

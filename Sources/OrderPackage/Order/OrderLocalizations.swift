@@ -39,7 +39,7 @@ public struct OrderLocalizations: Sendable {
     /// (`OrderVerifier` reports it; a stored order has passed verification).
     public init(archive: ZipArchive) {
         var tables: [String: [String: String]] = [:]
-        for name in archive.names where name.hasSuffix(".lproj/" + OrderResourceChecker.stringsFileName) {
+        for name in archive.names where Self.isStringsFile(name) {
             let folder = name.dropLast(OrderResourceChecker.stringsFileName.count + 1)
             guard !folder.contains("/"), let contents = archive[name],
                 let strings = try? OrderStrings(parsing: contents)
@@ -51,9 +51,13 @@ public struct OrderLocalizations: Sendable {
         localizations = tables.keys.sorted()
     }
 
-    /// Reads the tables of a signed archive's bytes.
+    /// Reads the tables of a signed archive's bytes, inflating only its `order.strings` files.
     public init(archive data: Data, limits: ArchiveLimits = ArchiveLimits()) throws(ArchiveRejection) {
-        self.init(archive: try ZipArchive(reading: data, limits: limits))
+        self.init(archive: try ZipArchive(reading: data, limits: limits, including: Self.isStringsFile))
+    }
+
+    private static func isStringsFile(_ name: String) -> Bool {
+        name.hasSuffix(".lproj/" + OrderResourceChecker.stringsFileName)
     }
 
     /// The table for the first of `preferred` (BCP 47 tags or POSIX locale names such as

@@ -39,7 +39,7 @@ public struct OrderValidator: Sendable {
         do {
             root = try JSONParser(maximumDepth: maximumJSONDepth).parse(data).value
         } catch {
-            findings.record(.invalidJSON(reason: error.description, path: error.jsonPath))
+            findings.record(.invalidJSON(reason: error.sentence(about: "order.json"), path: error.jsonPath))
             return Validation(order: nil, errors: findings.errors, warnings: [], summary: OrderSummary(), fileReferences: [])
         }
         let summary = OrderSummary(root)

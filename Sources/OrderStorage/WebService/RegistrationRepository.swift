@@ -18,9 +18,6 @@ public protocol RegistrationRepository: Sendable {
     /// Every registration holding this push token is removed (APNs said the token is gone);
     /// returns how many there were.
     func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int
-
-    /// The current version of an order for serving it: archive, digest, `updatedAt`, token.
-    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder?
 }
 
 /// The pushes owed to devices. Rows are written by ``OrderRepository/save(_:at:)`` in the same

@@ -21,6 +21,22 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// The member or element being read when parsing stopped.
     public var jsonPath: JSONPath
 
+    /// False for JSON the grammar of RFC 8259 allows but this parser refuses on purpose: nesting
+    /// past the cap and duplicate keys. Saying "not valid JSON" about those would mislead.
+    public var isSyntaxError: Bool {
+        switch reason {
+        case .tooDeep, .duplicateKey: false
+        default: true
+        }
+    }
+
+    /// What is wrong with `document` (`"order.json"`, `"the feed"`), in one sentence:
+    /// "the feed is not valid JSON: unexpected } at line 1, column 7" for a syntax error, the
+    /// description alone ("nesting deeper than 16 levels at …") for what is refused on purpose.
+    public func sentence(about document: String) -> String {
+        isSyntaxError ? "\(document) is not valid JSON: \(description)" : description
+    }
+
     public var description: String {
         let location = "line \(line), column \(column)"
         switch reason {

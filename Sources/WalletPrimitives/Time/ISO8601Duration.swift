@@ -60,13 +60,7 @@ public struct ISO8601Duration: Sendable, Hashable, Codable, CustomStringConverti
     public var description: String { text }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let parsed = Self(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\(MessageText.quote(text)) is not an ISO 8601 duration")
-        }
-        self = parsed
+        self = try decoder.decodeText(Self.init, expected: "an ISO 8601 duration")
     }
 
     public func encode(to encoder: any Encoder) throws {

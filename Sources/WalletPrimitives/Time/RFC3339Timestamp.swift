@@ -60,13 +60,7 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let parsed = Self(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\(MessageText.quote(text)) is not an RFC 3339 date-time")
-        }
-        self = parsed
+        self = try decoder.decodeText(Self.init, expected: "an RFC 3339 date-time")
     }
 
     public func encode(to encoder: any Encoder) throws {

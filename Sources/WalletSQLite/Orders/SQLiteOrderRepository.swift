@@ -17,7 +17,7 @@ final class SQLiteOrderRepository: OrderRepository {
     func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
         try Self.requireExact(candidate.identifier)
         let addedAt = Self.microseconds(time)
-        return try await write { db in try Self.save(candidate, addedAt: addedAt, in: db) }
+        return try await executor.writeOrders { db in try Self.save(candidate, addedAt: addedAt, in: db) }
     }
 
     /// All candidates in one transaction (a bulk import), each decided as ``save(_:at:)`` would.
@@ -26,7 +26,7 @@ final class SQLiteOrderRepository: OrderRepository {
     ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
         for candidate in candidates { try Self.requireExact(candidate.identifier) }
         let addedAt = Self.microseconds(time)
-        return try await write { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
+        return try await executor.writeOrders { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
     }
 
     private static func save(_ candidate: OrderCandidate, addedAt: Int64, in db: Database) throws -> OrderVersionPolicy.Decision {
@@ -79,7 +79,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
         guard Self.isExact(identifier) else { return nil }
-        return try read { db in
+        return try executor.readOrders { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: Self.currentSQL), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             )
@@ -102,12 +102,14 @@ final class SQLiteOrderRepository: OrderRepository {
             SELECT \(Self.summaryColumns), NULL AS replacedAt FROM orders \(filter)
             ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT ? OFFSET ?
             """
-        return try read { db in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.storedOrder) }
+        return try executor.readOrders { db in
+            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.storedOrder)
+        }
     }
 
     func countOrders(matching query: OrderQuery) async throws(OrderStoreError) -> Int {
         guard let (filter, arguments) = Self.filter(query) else { return 0 }
-        return try read { db in
+        return try executor.readOrders { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM orders \(filter)"), arguments: arguments) ?? 0
         }
     }
@@ -138,9 +140,27 @@ final class SQLiteOrderRepository: OrderRepository {
         return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
+    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
+        guard Self.isExact(identifier) else { return nil }
+        return try executor.readOrders { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT archive, archiveSHA256, updatedAt, authenticationToken FROM orders
+                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
+                        """), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            ).map { row in
+                ServedOrder(
+                    identifier: identifier, archive: row["archive"], archiveSHA256: row["archiveSHA256"],
+                    updatedAt: try Self.timestamp(row["updatedAt"]),
+                    authenticationToken: row["authenticationToken"])
+            }
+        }
+    }
+
     func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
         guard Self.isExact(identifier) else { return [] }
-        return try read { db in
+        return try executor.readOrders { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             let previous = try Row.fetchAll(db.cachedStatement(sql: Self.historySQL), arguments: arguments).map(Self.storedOrder)
             let current = try Row.fetchOne(db.cachedStatement(sql: Self.currentSQL), arguments: arguments).map(Self.storedOrder)
@@ -150,7 +170,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
         guard Self.isExact(identifier) else { return false }
-        return try await write { db in
+        return try await executor.writeOrders { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             // The order's registrations and the pushes owed for it go with it.
             for table in ["orderVersions", "orderRegistrations", "pushOutbox"] {
@@ -212,7 +232,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
         guard Self.isExact(identifier) else { return nil }
-        return try read { db in
+        return try executor.readOrders { db in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT \(column) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"),
                 arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier])
@@ -240,19 +260,4 @@ final class SQLiteOrderRepository: OrderRepository {
 
     private static func date(microseconds: Int64) -> Date { Microseconds.date(microseconds) }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
-        do { return try executor.read(body) } catch { throw Self.orderStoreError(error) }
-    }
-
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
-        do { return try await executor.write(body) } catch { throw Self.orderStoreError(error) }
-    }
-
-    static func orderStoreError(_ error: any Error) -> OrderStoreError {
-        switch error {
-        case let error as OrderStoreError: error
-        case let error as StorageError: OrderStoreError(error)
-        default: .unavailable(reason: (error as? any WalletError)?.message ?? "\(error)")
-        }
-    }
 }

@@ -15,7 +15,7 @@ final class SQLitePushOutbox: PushOutbox {
     func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws(OrderStoreError) -> [PendingPush] {
         let now = SQLiteOrderRepository.microseconds(time)
         let lease = SQLiteOrderRepository.microseconds(leaseEnd)
-        return try await write { db in
+        return try await executor.writeOrders { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -35,12 +35,12 @@ final class SQLitePushOutbox: PushOutbox {
     }
 
     func completePush(_ id: Int64) async throws(OrderStoreError) {
-        try await write { db in try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [id]) }
+        try await executor.writeOrders { db in try db.execute(sql: "DELETE FROM pushOutbox WHERE id = ?", arguments: [id]) }
     }
 
     func retryPush(_ id: Int64, at time: Date, reason: String) async throws(OrderStoreError) {
         let next = SQLiteOrderRepository.microseconds(time)
-        try await write { db in
+        try await executor.writeOrders { db in
             try db.execute(
                 sql: "UPDATE pushOutbox SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ? WHERE id = ?",
                 arguments: [next, String(reason.prefix(500)), id])
@@ -48,14 +48,6 @@ final class SQLitePushOutbox: PushOutbox {
     }
 
     func pendingPushCount() async throws(OrderStoreError) -> Int {
-        do {
-            return try executor.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pushOutbox") ?? 0 }
-        } catch {
-            throw SQLiteOrderRepository.orderStoreError(error)
-        }
-    }
-
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
-        do { return try await executor.write(body) } catch { throw SQLiteOrderRepository.orderStoreError(error) }
+        try executor.readOrders { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pushOutbox") ?? 0 }
     }
 }

@@ -16,7 +16,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
             SQLiteText.isExact(registration.pushToken)
         else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
         let now = SQLiteOrderRepository.microseconds(time)
-        return try await write { db in
+        return try await executor.writeOrders { db in
             let arguments: StatementArguments = [
                 registration.pushToken, now, registration.deviceIdentifier, registration.order.orderTypeIdentifier,
                 registration.order.orderIdentifier,
@@ -42,7 +42,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
 
     func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
         guard SQLiteOrderRepository.isExact(order), SQLiteText.isExact(deviceIdentifier) else { return false }
-        return try await write { db in
+        return try await executor.writeOrders { db in
             try db.execute(
                 sql: """
                     DELETE FROM orderRegistrations WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? AND orderIdentifier = ?
@@ -55,7 +55,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
         deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
     ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
         guard SQLiteText.isExact(deviceIdentifier), SQLiteText.isExact(orderTypeIdentifier) else { return nil }
-        let rows = try read { db in
+        let rows = try executor.readOrders { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -72,35 +72,9 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
 
     func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
         guard SQLiteText.isExact(pushToken) else { return 0 }
-        return try await write { db in
+        return try await executor.writeOrders { db in
             try db.execute(sql: "DELETE FROM orderRegistrations WHERE pushToken = ?", arguments: [pushToken])
             return db.changesCount
         }
-    }
-
-    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
-        guard SQLiteOrderRepository.isExact(identifier) else { return nil }
-        return try read { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT archive, archiveSHA256, updatedAt, authenticationToken FROM orders
-                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
-                        """), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
-            ).map { row in
-                ServedOrder(
-                    identifier: identifier, archive: row["archive"], archiveSHA256: row["archiveSHA256"],
-                    updatedAt: try SQLiteOrderRepository.timestamp(row["updatedAt"]),
-                    authenticationToken: row["authenticationToken"])
-            }
-        }
-    }
-
-    private func read<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
-        do { return try executor.read(body) } catch { throw SQLiteOrderRepository.orderStoreError(error) }
-    }
-
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
-        do { return try await executor.write(body) } catch { throw SQLiteOrderRepository.orderStoreError(error) }
     }
 }

@@ -1,6 +1,4 @@
-import Foundation
 import GRDB
-import WalletPrimitives
 
 /// The tables of the Orders web service (`orders.v2`): each version's `authenticationToken`, the
 /// store-wide change sequence behind Apple's `lastModified` tag, device registrations and the
@@ -47,17 +45,17 @@ enum WebServiceTables {
                     );
                     CREATE INDEX pushOutbox_on_nextAttemptAt ON pushOutbox (nextAttemptAt, id);
                     """)
-            // Versions stored before this migration get the token of their own order.json.
+            // Versions stored before this migration get the token of their own order.json, in one
+            // statement per table (a store of a million versions is never loaded into memory).
+            // order.json was validated when saved: one object, no duplicate keys; a leading byte
+            // order mark, which the validator accepts, is dropped for SQLite's JSON functions.
+            let text = "CAST(CASE WHEN substr(orderJSON, 1, 3) = X'EFBBBF' THEN substr(orderJSON, 4) ELSE orderJSON END AS TEXT)"
             for table in ["orders", "orderVersions"] {
-                let rows = try Row.fetchAll(db, sql: "SELECT id, orderJSON FROM \(table)")
-                let update = try db.makeStatement(sql: "UPDATE \(table) SET authenticationToken = ? WHERE id = ?")
-                for row in rows {
-                    let json: Data = row["orderJSON"]
-                    guard case .object(let object)? = try? JSONParser().parse(json).value,
-                        case .string(let token)? = object["authenticationToken"]
-                    else { continue }
-                    try update.execute(arguments: [token, row["id"] as Int64])
-                }
+                try db.execute(
+                    sql: """
+                        UPDATE \(table) SET authenticationToken = json_extract(\(text), '$.authenticationToken')
+                        WHERE json_valid(\(text)) AND json_type(\(text), '$.authenticationToken') = 'text'
+                        """)
             }
         }
     }

@@ -1,0 +1,24 @@
+import GRDB
+import OrderStorage
+import WalletCore
+import WalletPrimitives
+
+/// The order repositories (orders, registrations, the push outbox) report every failure as an
+/// ``OrderStorage/OrderStoreError``, as their protocols promise.
+extension SQLiteExecutor {
+    func readOrders<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
+        do { return try read(body) } catch { throw Self.orderStoreError(error) }
+    }
+
+    func writeOrders<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
+        do { return try await write(body) } catch { throw Self.orderStoreError(error) }
+    }
+
+    private static func orderStoreError(_ error: any Error) -> OrderStoreError {
+        switch error {
+        case let error as OrderStoreError: error
+        case let error as StorageError: OrderStoreError(error)
+        default: .unavailable(reason: (error as? any WalletError)?.message ?? "\(error)")
+        }
+    }
+}
