@@ -58,7 +58,11 @@ struct FinanceImportCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("cannot read \(feed): \(TrustOptions.reason(error))")
             }
-            summary = try await store.wallet(create: true).importFeed(data, maximumSize: maxSize)
+            // Parsed before the store is opened: a rejected feed creates no store file.
+            let contents = try FinanceFeed.read(data, maximumSize: maxSize)
+            var applied = try await store.wallet(create: true).apply(contents.batch)
+            applied.warnings = contents.warnings
+            summary = applied
         } catch let error as FinanceDataError {
             if json { Output.json(WireFeedRejection(feed: feed, error: error)) }
             throw error

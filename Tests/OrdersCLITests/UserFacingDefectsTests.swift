@@ -263,3 +263,16 @@ extension UserFacingDefectsTests {
         #expect(answered.stderr.contains("Answer with account numbers"))
     }
 }
+
+extension UserFacingDefectsTests {
+    @Test("a rejected feed creates no store file")
+    func rejectedFeedCreatesNoStore() throws {
+        let workspace = try StoreWorkspace()
+        let feed = workspace.folder.appendingPathComponent("bad.json")
+        try Data(#"{"accounts": "#.utf8).write(to: feed)
+        let result = try workspace.run(["finance", "import", feed.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("orders: feed.invalid: accounts: the feed is not valid JSON"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.store))
+    }
+}
