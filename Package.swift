@@ -13,12 +13,21 @@ let package = Package(
         .library(name: "WalletSQLite", targets: ["WalletSQLite"]),
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletWire", targets: ["WalletWire"]),
+        .library(name: "OrdersService", targets: ["OrdersService"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The service (issue 9). Hummingbird without its swift-configuration trait: we read our
+        // own flags, and it keeps one more package out of every from-scratch build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The HTTP client of the service tests (HummingbirdTesting builds it anyway), and soon of
+        // APNs pushes.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -114,11 +123,24 @@ let package = Package(
                 "OrderStorage",
                 "WalletOrders",
                 "WalletWire",
+                "OrdersService",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // Apple's Orders web service and the merchant API on Hummingbird; errors → HTTP status in
+        // one table.
+        .target(
+            name: "OrdersService",
+            dependencies: [
+                "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Test support: TestArchives/expectations.tsv, signed test orders, raw zips and DER.
         .target(name: "TestArchiveTable", dependencies: ["OrderPackage", "CZlib"], path: "Tests/TestArchiveTable"),
         // The backend contract: backends to run it against, fixtures, the in-memory reference.
@@ -146,10 +168,20 @@ let package = Package(
                 "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The service: in process (HummingbirdTesting, live) and the built `orders serve`.
+        .testTarget(
+            name: "OrdersServiceTests",
+            dependencies: [
+                "orders", "OrdersService", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
+                "OrderPackage", "TestArchiveTable",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(
             name: "OrdersCLITests",
             dependencies: [
                 "orders", "OrderPackage", "OrderStorage", "WalletCore", "WalletSQLite", "FinanceData", "WalletPrimitives",
+                "OrdersService", "WalletOrders",
                 "TestArchiveTable",
             ]),
     ],

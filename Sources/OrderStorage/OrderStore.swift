@@ -62,6 +62,16 @@ public struct OrderStore: Sendable {
 
     /// The second half of ``saveOrder(signedArchive:)``: consent, then one transaction.
     public func saveOrder(_ prepared: PreparedOrder) async throws(OrderStoreError) -> SaveOrderResult {
+        try await saveOrderWithDecision(prepared).result
+    }
+
+    /// ``saveOrder(_:)``, also telling what the transaction decided: `.insert` (a new order),
+    /// `.replace` (a newer version, pushed to registered devices) or `.unchanged` behind
+    /// `.added`; `.keepNewer` behind `.newerExisting`; nil when the prompt declined. The merchant
+    /// API answers `201` or `200` from it.
+    public func saveOrderWithDecision(
+        _ prepared: PreparedOrder
+    ) async throws(OrderStoreError) -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
         let candidate = prepared.candidate
         // Decide before asking: nobody is asked about an order that would not be written.
         let stored = try await repository.currentVersion(of: candidate.identifier)
@@ -72,12 +82,13 @@ public struct OrderStore: Sendable {
             incoming: candidate)
         switch preview {
         case .insert, .replace:
-            guard await consent.shouldAdd(prepared.order, report: prepared.report) else { return .cancelled }
+            guard await consent.shouldAdd(prepared.order, report: prepared.report) else { return (.cancelled, nil) }
         case .unchanged, .keepNewer, .conflict, .signerChanged:
             break
         }
         // The transaction decides again: another writer may have been faster.
-        return try Self.result(of: try await repository.save(candidate, at: clock()), for: candidate)
+        let decision = try await repository.save(candidate, at: clock())
+        return (try Self.result(of: decision, for: candidate), decision)
     }
 
     /// Whether a version of the order is stored, compared with `updatedDate`.

@@ -144,12 +144,20 @@ public final class FinanceStore: Sendable {
 
     /// The second half of ``saveOrder(signedArchive:)``: entitlement, consent, the transaction.
     public func saveOrder(_ prepared: PreparedOrder) async throws -> SaveOrderResult {
+        try await saveOrderWithDecision(prepared).result
+    }
+
+    /// ``saveOrder(_:)`` with what the transaction decided (see
+    /// `OrderStore.saveOrderWithDecision(_:)`).
+    public func saveOrderWithDecision(
+        _ prepared: PreparedOrder
+    ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
         try await wallet.control.checkUsable(.orders, for: "saveOrder")
         let type = prepared.identifier.orderTypeIdentifier
         guard try await wallet.access.access(for: client).orderTypeIdentifiers.contains(type) else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: type)
         }
-        return try await wallet.orders.saveOrder(prepared)
+        return try await wallet.orders.saveOrderWithDecision(prepared)
     }
 
     /// `containsOrder(matching:updatedDate:)`; `.notFound` for order

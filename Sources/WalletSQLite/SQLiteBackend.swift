@@ -45,12 +45,14 @@ public final class SQLiteBackend: StorageBackend {
     let financeRepository: SQLiteFinanceDataRepository
     let registrationRepository: SQLiteRegistrationRepository
     let outbox: SQLitePushOutbox
+    let apiKeyRepository: SQLiteAPIKeyRepository
 
     public var access: any AccessRepository { accessRepository }
     public var orders: any OrderRepository { orderRepository }
     public var finance: any FinanceDataRepository { financeRepository }
     public var registrations: any RegistrationRepository { registrationRepository }
     public var pushOutbox: any PushOutbox { outbox }
+    public var apiKeys: any APIKeyRepository { apiKeyRepository }
     public var location: String { path }
 
     /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
@@ -70,6 +72,7 @@ public final class SQLiteBackend: StorageBackend {
         financeRepository = SQLiteFinanceDataRepository(executor: executor)
         registrationRepository = SQLiteRegistrationRepository(executor: executor)
         outbox = SQLitePushOutbox(executor: executor)
+        apiKeyRepository = SQLiteAPIKeyRepository(executor: executor)
     }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {

@@ -22,6 +22,8 @@ public protocol StorageBackend: Sendable {
     var registrations: any RegistrationRepository { get }
     /// Pushes owed to registered devices, written with the versions they announce.
     var pushOutbox: any PushOutbox { get }
+    /// Merchant API keys (their order types are entitlements in ``access``).
+    var apiKeys: any APIKeyRepository { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those

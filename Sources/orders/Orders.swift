@@ -20,7 +20,7 @@ struct Orders: AsyncParsableCommand {
         subcommands: [
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
-            AccessCommand.self, RestrictCommand.self, DoctorCommand.self,
+            AccessCommand.self, RestrictCommand.self, DoctorCommand.self, ServeCommand.self, KeysCommand.self,
         ]
     )
 

@@ -1,8 +1,10 @@
 import Foundation
 import OrderStorage
+import OrdersService
 import TestArchiveTable
 import Testing
 import WalletCore
+import WalletOrders
 import WalletPrimitives
 
 @testable import FinanceData
@@ -38,6 +40,11 @@ struct ErrorCatalogTests {
             FinanceDataError.unknownAccountReference("r", accountID: UUID()),
             FinanceDataError.inconsistentRecord("r", reason: "r"), FinanceDataError.feedTooLarge(size: nil, limit: 1),
             ConfigurationError(variable: "ORDERS_DATA_TYPES", value: "v", accepted: ["orders"]),
+            APIKeyError.noOrderTypes, APIKeyError.unknownKey("k"), WebServiceError.unauthorized,
+            ServiceRequestError.bodyTooLarge(limit: 1), ServiceRequestError.malformedBody(reason: "r", path: nil),
+            ServiceRequestError.unsupportedMediaType("t", accepted: ["a"]),
+            ServiceRequestError.invalidParameter(name: "n", reason: "r"), ServiceRequestError.noRoute,
+            ServiceRequestError.unauthenticated,
         ]
         if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
             let parse = error as? JSONParseError
@@ -73,6 +80,20 @@ struct ErrorCatalogTests {
         #expect(status("access.dataTypeUnavailable") == 7 && status("access.notEntitled") == 1)
         #expect(status("configuration.invalid") == 2)
         #expect(status("store.conflictingVersion") == 1 && status("feed.invalid") == 1 && status("access.unknownAccount") == 1)
+    }
+
+    @Test("every code has an HTTP status from the service's one table, as documented")
+    func everyCodeHasAnHTTPStatus() throws {
+        let samples = try Self.samples()
+        for error in samples {
+            #expect((400...599).contains(HTTPStatusTable.status(of: error).code), "\(error.code)")
+        }
+        let status = { (code: String) in samples.first { $0.code == code }.map { HTTPStatusTable.status(of: $0).code } }
+        #expect(status("webService.unauthorized") == 401 && status("api.unauthenticated") == 401)
+        #expect(status("store.invalidArchive") == 422 && status("request.bodyTooLarge") == 413)
+        #expect(status("request.unsupportedMediaType") == 415 && status("access.notEntitled") == 403)
+        #expect(status("store.conflictingVersion") == 409 && status("finance.dataRestricted") == 503)
+        #expect(status("access.dataTypeUnavailable") == 501 && status("store.unavailable") == 503)
     }
 
     @Test("every code is documented in docs/error-codes.md, and every documented code exists")

@@ -11,18 +11,7 @@ struct OrdersProcess {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    /// `orders` sits next to the test bundle in SwiftPM's products folder.
-    static let binary: URL = {
-        if let override = ProcessInfo.processInfo.environment["ORDERS_BINARY"] { return URL(fileURLWithPath: override) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = executable.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("orders")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return executable.deletingLastPathComponent().appendingPathComponent("orders")
-    }()
+    static let binary = OrdersBinary.url
 
     static func run(
         _ arguments: [String],
@@ -53,13 +42,7 @@ struct OrdersProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var merged = ProcessInfo.processInfo.environment
-        // The developer's own settings must not change what a test sees.
-        for name in ["ORDERS_TRUST_ROOTS", "ORDERS_DATA_TYPES", "LC_ALL", "LC_MESSAGES", "LANG"] {
-            merged.removeValue(forKey: name)
-        }
-        merged.merge(environment) { $1 }
-        process.environment = merged
+        process.environment = OrdersBinary.environment(adding: environment)
         let stdout = standardOutput == nil ? Pipe() : nil
         let stderr = Pipe()
         let stdin = stdinText == nil ? nil : Pipe()

@@ -23,7 +23,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func restriction(of type: DataType) async throws(StorageError) -> Date? {
-        try read { db in
+        try executor.readAccess { db in
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT since FROM restrictions WHERE dataType = ?"), arguments: [type.rawValue]
             )
@@ -32,7 +32,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func setRestricted(_ type: DataType, _ restricted: Bool, at time: Date) async throws(StorageError) {
-        try await write { db in
+        try await executor.writeAccess { db in
             if restricted {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO restrictions (dataType, since) VALUES (?, ?)",
@@ -44,11 +44,11 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func access(for client: ClientIdentifier) async throws(StorageError) -> ClientAccess {
-        try read { db in try Self.access(for: client, in: db) }
+        try executor.readAccess { db in try Self.access(for: client, in: db) }
     }
 
     func clients() async throws(StorageError) -> [ClientAccess] {
-        try read { db in
+        try executor.readAccess { db in
             let names = try String.fetchAll(
                 db,
                 sql:
@@ -61,7 +61,7 @@ final class SQLiteAccessRepository: AccessRepository {
     func recordDecision(
         _ decision: AuthorizationDecision, for client: ClientIdentifier, at time: Date
     ) async throws(StorageError) -> ClientAccess {
-        try await write { db in
+        try await executor.writeAccess { db in
             let current = try Self.access(for: client, in: db)
             guard current.status == .notDetermined else { return current }
             switch decision {
@@ -78,7 +78,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func grant(_ accounts: [AccountGrant], to client: ClientIdentifier, at time: Date) async throws(StorageError) {
-        try await write { db in
+        try await executor.writeAccess { db in
             let before = try Self.access(for: client, in: db)
             try Self.setStatus(.authorized, for: client, at: time, in: db)
             try self.share(accounts, with: client, before: before, at: time, in: db)
@@ -86,14 +86,14 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func deny(_ client: ClientIdentifier, at time: Date) async throws(StorageError) {
-        try await write { db in
+        try await executor.writeAccess { db in
             try Self.setStatus(.denied, for: client, at: time, in: db)
             try db.execute(sql: "DELETE FROM clientAccounts WHERE client = ?", arguments: [client.rawValue])
         }
     }
 
     func revoke(_ client: ClientIdentifier, accounts: [UUID], at time: Date) async throws(StorageError) {
-        try await write { db in
+        try await executor.writeAccess { db in
             if accounts.isEmpty {
                 try Self.setStatus(.denied, for: client, at: time, in: db)
                 try db.execute(sql: "DELETE FROM clientAccounts WHERE client = ?", arguments: [client.rawValue])
@@ -115,7 +115,7 @@ final class SQLiteAccessRepository: AccessRepository {
         guard types.allSatisfy(SQLiteText.isExact) else {
             throw StorageError(reason: "an order type identifier containing U+0000 cannot be stored")
         }
-        try await write { db in
+        try await executor.writeAccess { db in
             for type in types.sorted() {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO clientOrderTypes (client, orderTypeIdentifier) VALUES (?, ?)",
@@ -125,7 +125,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func removeEntitlements(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError) {
-        try await write { db in
+        try await executor.writeAccess { db in
             for type in types.sorted() {
                 try db.execute(
                     sql: "DELETE FROM clientOrderTypes WHERE client = ? AND orderTypeIdentifier = ?",
@@ -135,7 +135,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func createCursor(for client: ClientIdentifier, stream: String, at time: Date) async throws(StorageError) -> Int64 {
-        try await write { db in
+        try await executor.writeAccess { db in
             try db.execute(
                 sql: "INSERT INTO historyCursors (client, stream, createdAt) VALUES (?, ?, ?)",
                 arguments: [client.rawValue, stream, Microseconds.since1970(time)])
@@ -144,7 +144,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func isCursorValid(_ id: Int64, for client: ClientIdentifier, stream: String) async throws(StorageError) -> Bool {
-        try read { db in
+        try executor.readAccess { db in
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT 1 FROM historyCursors WHERE id = ? AND client = ? AND stream = ?"),
                 arguments: [id, client.rawValue, stream]) ?? false
@@ -152,7 +152,8 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func storeGeneration() async throws(StorageError) -> String {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'generation'") ?? "" }
+        try executor.readAccess { db in try String.fetchOne(db, sql: "SELECT value FROM storeInfo WHERE key = 'generation'") ?? ""
+        }
     }
 
     // MARK: - Helpers
@@ -205,17 +206,5 @@ final class SQLiteAccessRepository: AccessRepository {
     private func record(_ change: AccountAccessChange, in db: Database) throws {
         guard !change.isEmpty else { return }
         try recordAccountChange(change, db)
-    }
-
-    private func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-        do { return try executor.read(body) } catch { throw Self.storageError(error) }
-    }
-
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
-        do { return try await executor.write(body) } catch { throw Self.storageError(error) }
-    }
-
-    private static func storageError(_ error: any Error) -> StorageError {
-        error as? StorageError ?? StorageError(reason: (error as? any WalletError)?.message ?? "\(error)")
     }
 }

@@ -37,5 +37,20 @@ enum CoreTables {
                     """)
             try db.execute(sql: "INSERT INTO storeInfo (key, value) VALUES ('generation', ?)", arguments: [UUID().uuidString])
         }
+
+        // Merchant API keys (issue 9): the secret's SHA-256 only; the key's order types are its
+        // client's `clientOrderTypes` rows (client `apikey.<identifier>`).
+        migrator.registerMigration("core.v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE apiKeys (
+                        identifier TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        secretDigest TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        revokedAt INTEGER
+                    ) WITHOUT ROWID;
+                    """)
+        }
     }
 }

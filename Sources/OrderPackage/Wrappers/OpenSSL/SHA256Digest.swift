@@ -2,9 +2,13 @@ import COpenSSL
 import Foundation
 
 /// SHA-256 through OpenSSL's EVP interface.
-enum SHA256Digest {
+///
+/// ```swift
+/// SHA256Digest.hex(of: Data("abc".utf8))   // "ba7816bf…"
+/// ```
+public enum SHA256Digest {
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    static func hex(of bytes: Data) -> String {
+    public static func hex(of bytes: Data) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { buffer in

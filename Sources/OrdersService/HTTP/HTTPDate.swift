@@ -1,0 +1,142 @@
+/// HTTP-dates (RFC 9110 §5.6.7): written as IMF-fixdate, read in all three forms a recipient must
+/// accept, and — because clients of other Orders web services send them — as epoch seconds.
+///
+/// ```swift
+/// HTTPDate.format(784_111_777)                       // "Sun, 06 Nov 1994 08:49:37 GMT"
+/// HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT")  // 784111777
+/// ```
+///
+/// Hand-written rather than through `DateFormatter`: no locale, no shared mutable formatter, and
+/// a hostile header costs one pass over at most 64 bytes.
+enum HTTPDate {
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// IMF-fixdate of whole seconds since 1970 (UTC).
+    static func format(_ secondsSinceEpoch: Int64) -> String {
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        let secondOfDay = secondsSinceEpoch - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(Int(secondOfDay / 3600))):"
+            + "\(two(Int(secondOfDay / 60 % 60))):\(two(Int(secondOfDay % 60))) GMT"
+    }
+
+    /// Seconds since 1970 of an IMF-fixdate, RFC 850 date, asctime date, or decimal epoch
+    /// seconds; nil for anything else.
+    static func parse(_ text: some StringProtocol) -> Int64? {
+        let bytes = Array(text.utf8.prefix(65))
+        guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        if bytes.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return bytes.count <= 12 ? Int64(String(decoding: bytes, as: UTF8.self)) : nil
+        }
+        var scanner = Scanner(bytes: bytes)
+        // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"; RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT".
+        if let comma = bytes.firstIndex(of: UInt8(ascii: ",")) {
+            scanner.position = comma + 1
+            guard scanner.skip(" "), let day = scanner.number(digits: 2) else { return nil }
+            if scanner.skip(" ") {
+                guard let month = scanner.month(), scanner.skip(" "), let year = scanner.number(digits: 4), scanner.skip(" ")
+                else { return nil }
+                return scanner.timeAndZone().flatMap { seconds(year: year, month: month, day: day, time: $0) }
+            }
+            guard scanner.skip("-"), let month = scanner.month(), scanner.skip("-"), let shortYear = scanner.number(digits: 2),
+                scanner.skip(" ")
+            else { return nil }
+            // RFC 9110: a two-digit year more than 50 years in the future is in the past century.
+            let year = shortYear < 70 ? 2000 + shortYear : 1900 + shortYear
+            return scanner.timeAndZone().flatMap { seconds(year: year, month: month, day: day, time: $0) }
+        }
+        // asctime: "Sun Nov  6 08:49:37 1994".
+        scanner.position = 3
+        guard scanner.skip(" "), let month = scanner.month(), scanner.skip(" ") else { return nil }
+        _ = scanner.skip(" ")
+        guard let day = scanner.number(maximumDigits: 2), scanner.skip(" "), let time = scanner.time(), scanner.skip(" "),
+            let year = scanner.number(digits: 4), scanner.atEnd
+        else { return nil }
+        return seconds(year: year, month: month, day: day, time: time)
+    }
+
+    private static func seconds(year: Int, month: Int, day: Int, time: Int) -> Int64? {
+        guard (1...31).contains(day) else { return nil }
+        return days(year: year, month: month, day: day) * 86_400 + Int64(time)
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian).
+    private static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
+        let month = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position = 0
+
+        var atEnd: Bool { position == bytes.count }
+
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func number(digits: Int) -> Int? {
+            number(minimumDigits: digits, maximumDigits: digits)
+        }
+
+        mutating func number(maximumDigits: Int) -> Int? {
+            number(minimumDigits: 1, maximumDigits: maximumDigits)
+        }
+
+        private mutating func number(minimumDigits: Int, maximumDigits: Int) -> Int? {
+            var value = 0
+            var count = 0
+            while count < maximumDigits, position < bytes.count, (0x30...0x39).contains(bytes[position]) {
+                value = value * 10 + Int(bytes[position] - 0x30)
+                position += 1
+                count += 1
+            }
+            return count >= minimumDigits ? value : nil
+        }
+
+        mutating func month() -> Int? {
+            guard position + 3 <= bytes.count else { return nil }
+            let name = String(decoding: bytes[position..<position + 3], as: UTF8.self)
+            guard let index = HTTPDate.months.firstIndex(of: name) else { return nil }
+            position += 3
+            return index + 1
+        }
+
+        /// "HH:MM:SS" as seconds of the day (a leap second 60 is accepted, as RFC 9110 allows).
+        mutating func time() -> Int? {
+            guard let hour = number(digits: 2), skip(":"), let minute = number(digits: 2), skip(":"),
+                let second = number(digits: 2), hour < 24, minute < 60, second <= 60
+            else { return nil }
+            return hour * 3600 + minute * 60 + second
+        }
+
+        mutating func timeAndZone() -> Int? {
+            guard let time = time(), skip(" "), skip("G"), skip("M"), skip("T"), atEnd else { return nil }
+            return time
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OrderPackage
+import OrderStorage
+import WalletCore
+import WalletOrders
+import WalletPrimitives
+import WalletWire
+
+/// The merchant API (`/api/v1`): merchant backends upload signed archives and ask about stored
+/// orders with a bearer API key, which limits them to its order types (the access core's
+/// entitlements, as for any FinanceStore client). The contract is `docs/openapi.json`.
+struct MerchantRoutes: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let wallet: WalletStore
+    let limits: ServiceLimits
+
+    static let archiveMediaTypes = ["application/vnd.apple.finance.order", "application/octet-stream"]
+
+    func add(to router: Router<Context>) {
+        let api = router.group("api/v1")
+        api.get("openapi.json", use: openAPI)
+        api.put("orders", use: saveOrder)
+        api.get("orders", use: listOrders)
+        api.get("orders/{orderTypeIdentifier}/{orderIdentifier}", use: containsOrder)
+        api.delete("orders/{orderTypeIdentifier}/{orderIdentifier}", use: removeOrder)
+    }
+
+    /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
+    /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
+    @Sendable func saveOrder(_ request: Request, context: Context) async throws -> Response {
+        let store = try await financeStore(for: request)
+        if let type = request.headers[.contentType] {
+            let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+            guard Self.archiveMediaTypes.contains(essence) else {
+                throw ServiceRequestError.unsupportedMediaType(type, accepted: Self.archiveMediaTypes)
+            }
+        }
+        let archive = try await RequestBody.collect(request, limit: limits.archiveBodySize)
+        let prepared = try store.prepareOrder(signedArchive: archive)
+        let (result, decision) = try await store.saveOrderWithDecision(prepared)
+        let outcome = WireSaveOutcome(file: "request body", result: result, report: prepared.report)
+        let status: HTTPResponse.Status =
+            switch (result, decision) {
+            case (.added, .insert?): .created
+            case (.added, _): .ok
+            case (.newerExisting, _): .conflict
+            // The service's consent prompt always adds; a custom one declining is a refusal.
+            case (.cancelled, _): .forbidden
+            }
+        return ServiceMiddleware.jsonResponse(status: status, body: outcome)
+    }
+
+    /// `GET /api/v1/orders/{type}/{id}[?updatedDate=RFC3339]`: containsOrder and the stored
+    /// facts; `404` with `"result": "notFound"` when not stored (or not the key's type).
+    @Sendable func containsOrder(_ request: Request, context: Context) async throws -> Response {
+        let store = try await financeStore(for: request)
+        let identifier = try PathParameter.orderIdentifier(in: context)
+        let result: ContainsOrderResult
+        if let text = request.uri.queryParameters.get("updatedDate") {
+            guard let updatedAt = RFC3339Timestamp(text) else {
+                throw ServiceRequestError.invalidParameter(name: "updatedDate", reason: "not an RFC 3339 timestamp")
+            }
+            result = try await store.containsOrder(matching: identifier, updatedAt: updatedAt)
+        } else {
+            result = try await store.containsOrder(matching: identifier)
+        }
+        let stored = result == .notFound ? nil : try await store.order(identifier)
+        return ServiceMiddleware.jsonResponse(
+            status: stored == nil ? .notFound : .ok,
+            body: MerchantOrderAnswer(identifier: identifier, result: result.rawValue, order: stored.map(WireStoredOrder.init)))
+    }
+
+    /// `GET /api/v1/orders?type=T&limit=N&cursor=C`: the key's orders, most recently updated
+    /// first, a page at a time.
+    @Sendable func listOrders(_ request: Request, context: Context) async throws -> Response {
+        let store = try await financeStore(for: request)
+        let parameters = request.uri.queryParameters
+        var limit = 100
+        if let text = parameters.get("limit") {
+            guard let value = Int(text), (1...limits.pageSize).contains(value) else {
+                throw ServiceRequestError.invalidParameter(name: "limit", reason: "must be 1…\(limits.pageSize)")
+            }
+            limit = value
+        }
+        let offset = try parameters.get("cursor").map(PageCursor.offset(from:)) ?? 0
+        var query = OrderQuery(limit: limit + 1, offset: offset)
+        if let type = parameters.get("type") { query.orderTypeIdentifier = type }
+        var orders = try await store.orders(matching: query)
+        let hasMore = orders.count > limit
+        orders = Array(orders.prefix(limit))
+        return ServiceMiddleware.jsonResponse(
+            status: .ok,
+            body: MerchantOrderPage(
+                orders: orders.map(WireStoredOrder.init), nextCursor: hasMore ? PageCursor.cursor(offset: offset + limit) : nil))
+    }
+
+    /// `DELETE /api/v1/orders/{type}/{id}`: `200 {"removed": true}`, or `404` with
+    /// `"removed": false`.
+    @Sendable func removeOrder(_ request: Request, context: Context) async throws -> Response {
+        let store = try await financeStore(for: request)
+        let identifier = try PathParameter.orderIdentifier(in: context)
+        let removed = try await store.removeOrder(identifier)
+        return ServiceMiddleware.jsonResponse(
+            status: removed ? .ok : .notFound, body: WireOrderAnswer(identifier, removed: removed))
+    }
+
+    @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: MerchantOpenAPI.document)))
+    }
+
+    /// The client the request's API key acts as.
+    private func financeStore(for request: Request) async throws -> FinanceStore {
+        guard let header = request.headers[.authorization], header.utf8.count <= 512 else {
+            throw ServiceRequestError.unauthenticated
+        }
+        let value = header.trimmingSpaces
+        guard let space = value.firstIndex(of: " "), value[..<space].lowercased() == "bearer",
+            let key = try await wallet.authenticateAPIKey(String(value[space...].trimmingSpaces))
+        else { throw ServiceRequestError.unauthenticated }
+        return wallet.financeStore(for: key.client)
+    }
+}
+
+/// The answer of `GET /api/v1/orders/{type}/{id}`.
+struct MerchantOrderAnswer: Codable, Sendable {
+    var orderTypeIdentifier: String
+    var orderIdentifier: String
+    var result: String
+    @Nullable var order: WireStoredOrder?
+
+    init(identifier: FullyQualifiedOrderIdentifier, result: String, order: WireStoredOrder?) {
+        orderTypeIdentifier = identifier.orderTypeIdentifier
+        orderIdentifier = identifier.orderIdentifier
+        self.result = result
+        self.order = order
+    }
+}
+
+/// One page of `GET /api/v1/orders`.
+struct MerchantOrderPage: Codable, Sendable {
+    var orders: [WireStoredOrder]
+    @Nullable var nextCursor: String?
+}
+
+/// An opaque page cursor. Today it carries the offset of the next page; clients must treat it as
+/// opaque so that a keyset cursor can replace it.
+enum PageCursor {
+    static func cursor(offset: Int) -> String {
+        Data("o\(offset)".utf8).base64EncodedString()
+    }
+
+    static func offset(from cursor: String) throws(ServiceRequestError) -> Int {
+        guard cursor.utf8.count <= 32, let data = Data(base64Encoded: cursor),
+            let text = String(data: data, encoding: .utf8), text.hasPrefix("o"), let offset = Int(text.dropFirst()),
+            offset >= 0
+        else { throw .invalidParameter(name: "cursor", reason: "not a cursor this service gave") }
+        return offset
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import WalletOrders
+
+/// `GET /health` (the store answers) and `GET /metrics` (Prometheus text format).
+struct OperationalRoutes: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let wallet: WalletStore
+    let metrics: ServiceMetrics
+
+    func add(to router: Router<Context>) {
+        router.get("health", use: health)
+        router.get("metrics", use: exposition)
+    }
+
+    /// `200 {"status":"ok"}` when the store can be read; the store's error (503) when not.
+    @Sendable func health(_ request: Request, context: Context) async throws -> Response {
+        _ = try await wallet.backend.pushOutbox.pendingPushCount()
+        return ServiceMiddleware.jsonResponse(status: .ok, body: ["status": "ok"])
+    }
+
+    @Sendable func exposition(_ request: Request, context: Context) async throws -> Response {
+        if let depth = try? await wallet.backend.pushOutbox.pendingPushCount() {
+            metrics.setOutboxDepth(depth)
+        }
+        var buffer: [UInt8] = []
+        metrics.registry.emit(into: &buffer)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: buffer)))
+    }
+}

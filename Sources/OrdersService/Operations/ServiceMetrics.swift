@@ -1,0 +1,58 @@
+import Prometheus
+
+/// The service's Prometheus metrics, on a registry the caller owns (no global metrics system):
+/// requests by route, method and status with their durations, push outcomes, and the outbox
+/// depth (read from the store at each scrape).
+///
+/// ```swift
+/// let metrics = ServiceMetrics()
+/// metrics.recordPush(outcome: "delivered")
+/// let text = metrics.registry.emitToString()
+/// ```
+public struct ServiceMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    private let outboxDepth: Gauge
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        outboxDepth = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "push", metricName: "outbox_depth", unitName: "",
+                helpText: "Pushes waiting in the outbox (claimed or not)."))
+    }
+
+    static let durationBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
+
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "http", metricName: "requests", unitName: "total",
+                helpText: "HTTP requests answered, by route template, method and status."),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time to answer an HTTP request, by route template and method."),
+            labels: [("route", route), ("method", method)], buckets: Self.durationBuckets
+        ).record(duration)
+    }
+
+    /// Counts one push attempt's outcome: `delivered`, `retry`, `unregistered` (APNs said the
+    /// token is gone), `dropped` (refused for good), or `recorded` (no APNs credentials).
+    public func recordPush(outcome: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "push", metricName: "attempts", unitName: "total",
+                helpText: "APNs push attempts, by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
+    func setOutboxDepth(_ depth: Int) {
+        outboxDepth.set(Double(depth))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import OrderStorage
+import WalletCore
+import WalletPrimitives
+
+/// Apple's Orders web service — what Wallet devices ask of the `webServiceURL` in order.json —
+/// independent of any HTTP framework: `OrdersService` maps these calls to routes and statuses,
+/// and a backend on another framework can do the same.
+///
+/// ```swift
+/// let service = wallet.webService
+/// let order = try await service.order(id, authenticationToken: token)   // throws .unauthorized
+/// let changes = try await service.changedOrders(deviceIdentifier: device, orderTypeIdentifier: type, since: tag)
+/// ```
+///
+/// Every call checks that orders are available and not restricted. Requests for one order are
+/// authenticated with that order's `authenticationToken`, compared in constant time; a missing
+/// or wrong token and an order that is not stored are refused alike (``WebServiceError/unauthorized``).
+public struct OrderWebService: Sendable {
+    let backend: any StorageBackend
+    let control: AccessControl
+    let clock: @Sendable () -> Date
+
+    init(backend: any StorageBackend, control: AccessControl, clock: @escaping @Sendable () -> Date) {
+        self.backend = backend
+        self.control = control
+        self.clock = clock
+    }
+
+    /// The device's registered orders of one type changed after `tag` (all when nil), or nil when
+    /// there are none — also for a device that never registered (Apple's `204`).
+    public func changedOrders(
+        deviceIdentifier: String, orderTypeIdentifier: String, since tag: OrderChangeTag?
+    ) async throws -> RegisteredOrderChanges? {
+        try await control.checkUsable(.orders, for: "changedOrders")
+        return try await backend.registrations.registeredOrders(
+            deviceIdentifier: deviceIdentifier, orderTypeIdentifier: orderTypeIdentifier, changedAfter: tag)
+    }
+
+    /// The order's current version as served to a device holding its token.
+    ///
+    /// - Throws: ``WebServiceError/unauthorized`` for a missing or wrong token, an order that is
+    ///   not stored, or one without an `authenticationToken`.
+    public func order(
+        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
+    ) async throws -> ServedOrder {
+        try await control.checkUsable(.orders, for: "order")
+        return try await authenticated(identifier, authenticationToken: authenticationToken)
+    }
+
+    /// Registers the device for the order's updates (`.created`), or replaces the push token of
+    /// its registration (`.updated`).
+    public func register(
+        deviceIdentifier: String, pushToken: String, for identifier: FullyQualifiedOrderIdentifier,
+        authenticationToken: String?
+    ) async throws -> RegistrationResult {
+        try await control.checkUsable(.orders, for: "register")
+        _ = try await authenticated(identifier, authenticationToken: authenticationToken)
+        return try await backend.registrations.register(
+            OrderRegistration(deviceIdentifier: deviceIdentifier, pushToken: pushToken, order: identifier), at: clock())
+    }
+
+    /// Ends the device's registration for the order; succeeds whether or not there was one.
+    public func unregister(
+        deviceIdentifier: String, for identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
+    ) async throws {
+        try await control.checkUsable(.orders, for: "unregister")
+        _ = try await authenticated(identifier, authenticationToken: authenticationToken)
+        _ = try await backend.registrations.unregister(deviceIdentifier: deviceIdentifier, order: identifier)
+    }
+
+    private func authenticated(
+        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
+    ) async throws -> ServedOrder {
+        // Compare against something even when the order is unknown, so both refusals take alike.
+        let served = try await backend.orders.servedOrder(identifier)
+        let expected = served?.authenticationToken
+        let matches = ConstantTime.equals(
+            Array((authenticationToken ?? "").utf8), Array((expected ?? "\u{0}no order").utf8))
+        guard let served, expected != nil, authenticationToken != nil, matches else {
+            throw WebServiceError.unauthorized
+        }
+        return served
+    }
+}
+
+extension WalletStore {
+    /// Apple's Orders web service over this store.
+    public var webService: OrderWebService {
+        OrderWebService(backend: backend, control: control, clock: configuration.clock)
+    }
+}

@@ -1,0 +1,18 @@
+/// Comparisons whose duration does not depend on where two secrets differ.
+public enum ConstantTime {
+    /// Whether `lhs` and `rhs` hold the same bytes, looking at every byte of the longer one
+    /// whatever the contents, so that timing tells an attacker nothing but the lengths.
+    ///
+    /// ```swift
+    /// guard ConstantTime.equals(Array(presented.utf8), Array(stored.utf8)) else { throw .unauthorized }
+    /// ```
+    public static func equals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
+        var left = lhs.makeIterator()
+        var right = rhs.makeIterator()
+        for _ in 0..<max(lhs.count, rhs.count) {
+            difference |= (left.next() ?? 0) ^ (right.next() ?? 0)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import WalletCore
+import WalletPrimitives
+
+/// ``WalletCore/APIKeyRepository`` in the store file; order types are the key client's rows of
+/// `clientOrderTypes`.
+final class SQLiteAPIKeyRepository: APIKeyRepository {
+    private let executor: SQLiteExecutor
+
+    init(executor: SQLiteExecutor) {
+        self.executor = executor
+    }
+
+    func insertKey(_ key: APIKey, secretDigest: String) async throws(StorageError) {
+        try await executor.writeAccess { db in
+            try db.execute(
+                sql: "INSERT INTO apiKeys (identifier, name, secretDigest, createdAt, revokedAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    key.identifier, key.name, secretDigest, Microseconds.since1970(key.createdAt),
+                    key.revokedAt.map(Microseconds.since1970),
+                ])
+            for type in key.orderTypeIdentifiers.sorted() {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO clientOrderTypes (client, orderTypeIdentifier) VALUES (?, ?)",
+                    arguments: [key.client.rawValue, type])
+            }
+        }
+    }
+
+    func key(identifier: String) async throws(StorageError) -> (key: APIKey, secretDigest: String)? {
+        try executor.readAccess { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT * FROM apiKeys WHERE identifier = ?"), arguments: [identifier])
+            else { return nil }
+            return (try Self.key(row, in: db), row["secretDigest"])
+        }
+    }
+
+    func keys() async throws(StorageError) -> [APIKey] {
+        try executor.readAccess { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM apiKeys ORDER BY createdAt, identifier").map { try Self.key($0, in: db) }
+        }
+    }
+
+    func revokeKey(identifier: String, at time: Date) async throws(StorageError) -> Bool {
+        try await executor.writeAccess { db in
+            try db.execute(
+                sql: "UPDATE apiKeys SET revokedAt = ? WHERE identifier = ? AND revokedAt IS NULL",
+                arguments: [Microseconds.since1970(time), identifier])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func key(_ row: Row, in db: Database) throws -> APIKey {
+        let identifier: String = row["identifier"]
+        let types = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT orderTypeIdentifier FROM clientOrderTypes WHERE client = ?"),
+            arguments: [APIKey.client(forKey: identifier).rawValue])
+        return APIKey(
+            identifier: identifier, name: row["name"], createdAt: Microseconds.date(row["createdAt"]),
+            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date), orderTypeIdentifiers: Set(types))
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import WalletCore
+import WalletOrders
+import WalletPrimitives
+import WalletWire
+
+/// `orders keys create|list|revoke`: API keys of the merchant API (`orders serve`).
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Create, list and revoke API keys of the merchant API.",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a key for some order types; prints the key once (only its hash is stored).")
+
+        @Option(
+            name: .customLong("order-type"),
+            help: ArgumentHelp("An order type the key may use; repeatable, at least one.", valueName: "type"))
+        var orderTypes: [String] = []
+
+        @Option(help: ArgumentHelp("A name to tell keys apart.", valueName: "name"))
+        var name = ""
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            guard !orderTypes.isEmpty else { throw ValidationError("give at least one --order-type") }
+        }
+
+        func run() async throws {
+            let wallet = try store.wallet(create: true)
+            let created = try await wallet.createAPIKey(name: name, orderTypes: Set(orderTypes))
+            if json {
+                Output.json(WireAPIKey(created.key, token: created.token))
+            } else {
+                Output.line(created.token)
+                Output.note(
+                    "key \(created.key.identifier) for \(created.key.orderTypeIdentifiers.sorted().joined(separator: ", ")); "
+                        + "store it now: it is not shown again", toStandardError: true)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
+
+        @Flag(help: "Print JSON Lines.")
+        var json = false
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let wallet = try store.wallet()
+            let keys = try await wallet.apiKeys()
+            if json {
+                keys.forEach { Output.json(WireAPIKey($0)) }
+                return
+            }
+            var table = TextTable("KEY", "NAME", "ORDER TYPES", "CREATED", "REVOKED")
+            for key in keys {
+                table.append([
+                    key.identifier, key.name, key.orderTypeIdentifiers.sorted().joined(separator: ","),
+                    RFC3339Timestamp(key.createdAt).text, key.revokedAt.map { RFC3339Timestamp($0).text } ?? "-",
+                ])
+            }
+            table.print()
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key for good.")
+
+        @Argument(help: ArgumentHelp("The key's identifier (from list).", valueName: "key"))
+        var identifier: String
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let wallet = try store.wallet()
+            let revoked = try await wallet.revokeAPIKey(identifier)
+            Output.line(revoked ? "revoked \(identifier)" : "\(identifier) was already revoked")
+        }
+    }
+}

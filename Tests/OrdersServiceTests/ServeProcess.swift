@@ -1,0 +1,88 @@
+import Foundation
+import TestArchiveTable
+
+/// `orders serve --port 0` as a child process: started, its port read from the first line of
+/// standard output, stopped with SIGTERM. Output goes to files in a temporary folder, so a chatty
+/// server never blocks on a full pipe; a server still running when this is released is killed.
+final class ServeProcess: @unchecked Sendable {
+    let process: Process
+    let port: Int
+    let folder: URL
+    private var exitStatus: Int32?
+
+    var standardError: String {
+        (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+    }
+
+    private init(process: Process, port: Int, folder: URL) {
+        self.process = process
+        self.port = port
+        self.folder = folder
+    }
+
+    /// Starts `orders serve` on the store, trusting the test root.
+    static func start(
+        store: String, arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> ServeProcess {
+        let folder = try TemporaryDirectory.make("serve-process")
+        let stdoutURL = folder.appendingPathComponent("stdout")
+        let stderrURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = OrdersBinary.url
+        process.arguments =
+            [
+                "serve", "--store", store, "--port", "0", "--trust-root",
+                TestArchiveTable.directory.appendingPathComponent("pki/root.pem").path,
+            ]
+            + arguments
+        process.environment = OrdersBinary.environment(adding: environment)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, text.contains("\n") {
+                guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ Int($0) })
+                else {
+                    process.terminate()
+                    throw ServeProcessError(message: "unexpected first line: \(line)")
+                }
+                return ServeProcess(process: process, port: port, folder: folder)
+            }
+            if !process.isRunning {
+                let errors = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+                throw ServeProcessError(message: "orders serve exited \(process.terminationStatus): \(errors)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.terminate()
+        throw ServeProcessError(message: "orders serve printed no port within 120 s")
+    }
+
+    /// SIGTERM, then the exit status (SIGKILL after 30 s).
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        if let exitStatus { return exitStatus }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        exitStatus = status
+        return status
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

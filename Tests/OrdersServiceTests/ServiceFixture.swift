@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import Logging
+import OrderStorage
+import OrdersService
+import TestArchiveTable
+import WalletCore
+import WalletOrders
+
+/// A store with orders of two types, for the service tests: the small test order (`ORDER-1`),
+/// one with an identifier that is not a UUID and needs percent-encoding, and one of a second
+/// order type. All carry the sources' `authenticationToken`.
+struct ServiceFixture {
+    static let shopType = TestOrderArchive.orderTypeIdentifier
+    static let otherType = "order.com.example.other"
+    static let token = "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b"
+    static let oddIdentifier = "order 7/ü?#%"
+
+    let directory: URL
+    let storePath: String
+    let wallet: WalletStore
+    let shopV1: Data
+    let shopV2: Data
+
+    static func make(seed: Bool = true) async throws -> ServiceFixture {
+        let directory = try TemporaryDirectory.make("service")
+        let storePath = directory.appendingPathComponent("orders.sqlite").path
+        let configuration = WalletConfiguration(
+            verifier: try TestOrderArchive.verifier(), clock: { TestOrderArchive.now }, logger: Logger(label: "test"))
+        let wallet = try WalletStore(path: storePath, configuration: configuration)
+        let fixture = ServiceFixture(
+            directory: directory, storePath: storePath, wallet: wallet, shopV1: try TestOrderArchive.make(),
+            shopV2: try TestOrderArchive.make(updatedAt: "2026-02-01T08:00:00Z"))
+        if seed {
+            _ = try await wallet.orders.saveOrder(signedArchive: fixture.shopV1)
+            _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make(orderIdentifier: oddIdentifier))
+            _ = try await wallet.orders.saveOrder(signedArchive: try otherTypeArchive())
+        }
+        return fixture
+    }
+
+    static func otherTypeArchive(updatedAt: String = "2026-01-15T09:30:00Z") throws -> Data {
+        try TestOrderArchive.make(orderIdentifier: "OTHER-1", updatedAt: updatedAt, signer: "other-type") {
+            $0["orderTypeIdentifier"] = otherType
+        }
+    }
+
+    /// The service, logging errors only (request lines would drown the test output).
+    func service(limits: ServiceLimits = .default) -> OrdersService {
+        var logger = Logger(label: "test.serve")
+        logger.logLevel = .error
+        return OrdersService(wallet: wallet, configuration: .init(limits: limits, logger: logger))
+    }
+
+    /// `/`-separated path segments, each percent-encoded as a path segment must be.
+    static func path(_ segments: String...) -> String {
+        "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: .segment) ?? $0 }.joined(separator: "/")
+    }
+}
+
+extension CharacterSet {
+    static let segment: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: "/?#%;")
+        return set
+    }()
+}
