@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletWire", targets: ["WalletWire"]),
         .library(name: "OrdersService", targets: ["OrdersService"]),
+        .library(name: "OrderPush", targets: ["OrderPush"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
@@ -124,6 +125,7 @@ let package = Package(
                 "WalletOrders",
                 "WalletWire",
                 "OrdersService",
+                "OrderPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -138,6 +140,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // APNs: the HTTP/2 client (certificate or .p8 token) and the outbox drainer. ES256 for
+        // token authentication is signed with the system OpenSSL we already link (OrderPackage's
+        // wrappers), not swift-crypto: that would compile a second BoringSSL in every CI build.
+        .target(
+            name: "OrderPush",
+            dependencies: [
+                "OrderStorage", "OrderPackage", "WalletPrimitives",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -172,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "OrdersServiceTests",
             dependencies: [
-                "orders", "OrdersService", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
+                "orders", "OrdersService", "OrderPush", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
                 "OrderPackage", "TestArchiveTable",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

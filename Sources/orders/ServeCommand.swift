@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OrderPush
 import OrdersService
 import WalletOrders
+import WalletPrimitives
 
 /// `orders serve`: Apple's Orders web service, the merchant API, `/health` and `/metrics` over
 /// the store, until SIGTERM or SIGINT (which drain in-flight requests and exit 0).
@@ -31,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The path of the webServiceURL in order.json, where Apple's endpoints live.", valueName: "path"))
     var basePath = "/"
 
+    @OptionGroup var push: PushOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
@@ -41,10 +45,15 @@ struct ServeCommand: AsyncParsableCommand {
         let wallet = try storeOptions.wallet(create: true, trust: trust)
         var logger = Logger(label: "orders.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["ORDERS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let metrics = ServiceMetrics()
         let service = OrdersService(
-            wallet: wallet, configuration: OrdersService.Configuration(basePath: basePath, logger: logger))
+            wallet: wallet, configuration: OrdersService.Configuration(basePath: basePath, metrics: metrics, logger: logger))
+        let sender = try push.sender(logger: logger)
+        let drainer = OutboxDrainer(
+            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
+            onOutcome: { outcome in metrics.recordPush(outcome: sender is RecordingPushSender ? "recorded" : outcome) })
         let host = self.host
-        let application = service.application(host: host, port: port) { port in
+        let application = service.application(host: host, port: port, services: [drainer]) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
             Output.line("listening on http://\(shownHost):\(port)")
         }
@@ -53,7 +62,74 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("the service stopped: \(error)")
         }
+        try? await (sender as? APNsClient)?.shutdown()
         try? await wallet.backend.close()
+    }
+}
+
+/// APNs credentials: an Order Type ID certificate and key (TLS client authentication), or a
+/// `.p8` key with its key id and team id (token authentication). Without either, pushes are
+/// logged instead of sent.
+struct PushOptions: ParsableArguments {
+    enum Environment: String, ExpressibleByArgument, CaseIterable {
+        case sandbox, production
+    }
+
+    @Option(
+        name: .customLong("push-certificate"),
+        help: ArgumentHelp("The Order Type ID certificate (PEM; may hold the chain).", valueName: "file"))
+    var certificate: String?
+
+    @Option(name: .customLong("push-key"), help: ArgumentHelp("The certificate's private key (PEM).", valueName: "file"))
+    var key: String?
+
+    @Option(name: .customLong("push-key-p8"), help: ArgumentHelp("An APNs token key (AuthKey_XXXX.p8).", valueName: "file"))
+    var p8: String?
+
+    @Option(name: .customLong("key-id"), help: ArgumentHelp("The .p8 key's id.", valueName: "id"))
+    var keyIdentifier: String?
+
+    @Option(name: .customLong("team-id"), help: ArgumentHelp("The team id that owns the .p8 key.", valueName: "id"))
+    var teamIdentifier: String?
+
+    @Option(name: .customLong("apns"), help: ArgumentHelp("APNs environment: sandbox or production.", valueName: "environment"))
+    var environment: Environment = .production
+
+    func validate() throws {
+        if (certificate == nil) != (key == nil) { throw ValidationError("give --push-certificate and --push-key together") }
+        let token = [p8, keyIdentifier, teamIdentifier].compactMap { $0 }
+        if !token.isEmpty, token.count != 3 { throw ValidationError("give --push-key-p8, --key-id and --team-id together") }
+        if certificate != nil, p8 != nil { throw ValidationError("give a push certificate or a .p8 key, not both") }
+        for identifier in [keyIdentifier, teamIdentifier].compactMap({ $0 })
+        where identifier.isEmpty || !identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            throw ValidationError("--key-id and --team-id are letters and digits (\(MessageText.quote(identifier)))")
+        }
+    }
+
+    func sender(logger: Logger) throws -> any PushSender {
+        let authentication: APNsConfiguration.Authentication
+        if let certificate, let key {
+            authentication = .certificate(certificatePEM: try Self.read(certificate), privateKeyPEM: try Self.read(key))
+        } else if let p8, let keyIdentifier, let teamIdentifier {
+            authentication = .token(p8: try Self.read(p8), keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier)
+        } else {
+            return RecordingPushSender(logger: logger)
+        }
+        let apns = environment == .sandbox ? APNsConfiguration.Environment.sandbox : .production
+        do {
+            return try APNsClient(
+                configuration: APNsConfiguration(environment: apns, authentication: authentication), logger: logger)
+        } catch {
+            throw CommandFailure("cannot use the APNs credentials: \(error)")
+        }
+    }
+
+    private static func read(_ path: String) throws -> Data {
+        do {
+            return try FileInput.read(path)
+        } catch {
+            throw CommandFailure("cannot read \(path): \(TrustOptions.reason(error))")
+        }
     }
 }
 

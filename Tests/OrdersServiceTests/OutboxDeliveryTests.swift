@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import OrderPush
+import OrderStorage
+import Synchronization
+import TestArchiveTable
+import Testing
+import WalletOrders
+
+/// A sender that answers from a script and records what it was asked to send.
+final class ScriptedSender: PushSender {
+    let answers: Mutex<[PushDelivery]>
+    let sent = Mutex<[PendingPush]>([])
+
+    init(_ answers: [PushDelivery]) {
+        self.answers = Mutex(answers)
+    }
+
+    func send(_ push: PendingPush) async -> PushDelivery {
+        sent.withLock { $0.append(push) }
+        return answers.withLock { $0.isEmpty ? .delivered : $0.removeFirst() }
+    }
+}
+
+@Suite("The push outbox, delivered")
+struct OutboxDeliveryTests {
+    static func registeredFixture() async throws -> ServiceFixture {
+        let fixture = try await ServiceFixture.make()
+        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        _ = try await fixture.wallet.webService.register(
+            deviceIdentifier: "phone", pushToken: "token-1", for: order, authenticationToken: ServiceFixture.token)
+        return fixture
+    }
+
+    static func drainer(_ fixture: ServiceFixture, sender: any PushSender) -> OutboxDrainer {
+        var logger = Logger(label: "test.push")
+        logger.logLevel = .critical
+        return OutboxDrainer(
+            outbox: fixture.wallet.backend.pushOutbox, registrations: fixture.wallet.backend.registrations, sender: sender,
+            clock: { Date() }, logger: logger)
+    }
+
+    @Test("a newer version owes one push per registration, with the order type as topic")
+    func onePushPerRegistration() async throws {
+        let fixture = try await Self.registeredFixture()
+        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
+        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)  // the same version: no push
+        let sender = ScriptedSender([])
+        #expect(try await Self.drainer(fixture, sender: sender).drainOnce() == 1)
+        let sent = sender.sent.withLock { $0 }
+        #expect(sent.map(\.orderTypeIdentifier) == [ServiceFixture.shopType] && sent.map(\.pushToken) == ["token-1"])
+        #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 0)
+    }
+
+    @Test("APNs saying the token is gone removes the registration; a failure is retried later")
+    func unregisteredAndRetry() async throws {
+        let fixture = try await Self.registeredFixture()
+        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
+        let retrying = ScriptedSender([.retry(reason: "HTTP 503")])
+        #expect(try await Self.drainer(fixture, sender: retrying).drainOnce() == 1)
+        #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 1, "kept for a later attempt")
+        #expect(try await Self.drainer(fixture, sender: retrying).drainOnce() == 0, "not due yet")
+
+        let later = try await ServiceFixture.make()
+        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        _ = try await later.wallet.webService.register(
+            deviceIdentifier: "phone", pushToken: "token-1", for: order, authenticationToken: ServiceFixture.token)
+        _ = try await later.wallet.orders.saveOrder(signedArchive: later.shopV2)
+        let gone = ScriptedSender([.unregistered(reason: "Unregistered")])
+        #expect(try await Self.drainer(later, sender: gone).drainOnce() == 1)
+        #expect(try await later.wallet.backend.pushOutbox.pendingPushCount() == 0)
+        let changes = try await later.wallet.webService.changedOrders(
+            deviceIdentifier: "phone", orderTypeIdentifier: ServiceFixture.shopType, since: nil)
+        #expect(changes == nil, "the registration is gone")
+    }
+
+    @Test("a push committed while no server ran is delivered by the next orders serve")
+    func deliveredAfterRestart() async throws {
+        let fixture = try await Self.registeredFixture()
+        // The save commits its outbox row; no process is draining (as if the server died).
+        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
+        #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 1)
+        let server = try ServeProcess.start(store: fixture.storePath)
+        var pending = 1
+        for _ in 0..<500 where pending > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
+        }
+        #expect(pending == 0)
+        #expect(server.stop() == 0)
+        #expect(server.standardError.contains("would push"), "\(server.standardError.suffix(1000))")
+        #expect(server.standardError.contains("apns.topic=\(ServiceFixture.shopType)"))
+    }
+}
