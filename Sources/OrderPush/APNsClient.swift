@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import OrderStorage
+import WalletPrimitives
 
 /// Sends Apple's order-update push over HTTP/2: `POST /3/device/<token>` with
 /// `apns-topic` = the order type identifier, `apns-push-type: background`, `apns-priority: 5`,
@@ -53,7 +54,7 @@ public final class APNsClient: PushSender {
         request.headers.add(name: "apns-topic", value: push.orderTypeIdentifier)
         request.headers.add(name: "apns-push-type", value: "background")
         request.headers.add(name: "apns-priority", value: "5")
-        let expiration = clock().addingTimeInterval(TimeInterval(configuration.expiration.components.seconds))
+        let expiration = clock().addingTimeInterval(configuration.expiration.timeInterval)
         request.headers.add(name: "apns-expiration", value: String(Int(expiration.timeIntervalSince1970)))
         request.headers.add(name: "content-type", value: "application/json")
         if let providerToken {

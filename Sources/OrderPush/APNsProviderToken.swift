@@ -29,12 +29,17 @@ final class APNsProviderToken: Sendable {
         if !renew, let cached = cached.withLock({ $0 }), now.timeIntervalSince(cached.issuedAt) < Self.lifetime {
             return cached.token
         }
-        let header = Self.base64URL(Data(#"{"alg":"ES256","kid":"\#(keyIdentifier)"}"#.utf8))
-        let claims = Self.base64URL(Data(#"{"iss":"\#(teamIdentifier)","iat":\#(Int(now.timeIntervalSince1970))}"#.utf8))
+        // JSONSerialization escapes what it must: the ids come from configuration, not code.
+        let header = Self.base64URL(Self.json(["alg": "ES256", "kid": keyIdentifier]))
+        let claims = Self.base64URL(Self.json(["iss": teamIdentifier, "iat": Int(now.timeIntervalSince1970)]))
         let input = header + "." + claims
         let token = input + "." + Self.base64URL(try signer.sign(Data(input.utf8)))
         cached.withLock { $0 = (token, now) }
         return token
+    }
+
+    private static func json(_ object: [String: any Sendable]) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 
     static func base64URL(_ data: Data) -> String {

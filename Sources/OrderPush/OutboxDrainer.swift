@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OrderStorage
 import ServiceLifecycle
+import WalletPrimitives
 
 /// Delivers the push outbox: claims due pushes with a lease, sends them, and completes, retries
 /// with backoff, or removes the registrations APNs says are gone. Runs as a service beside the
@@ -40,7 +41,8 @@ public struct OutboxDrainer: Service {
     let configuration: Configuration
     let clock: @Sendable () -> Date
     let logger: Logger
-    /// Told every outcome (`delivered`, `retry`, `unregistered`, `dropped`), for metrics.
+    /// Told every outcome (`delivered`, `recorded`, `retry`, `unregistered`, `dropped`), for
+    /// metrics.
     let onOutcome: @Sendable (String) -> Void
 
     public init(
@@ -60,8 +62,16 @@ public struct OutboxDrainer: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                let delivered = (try? await drainOnce()) ?? 0
-                if delivered == 0 { try? await Task.sleep(for: configuration.pollInterval) }
+                var handled = 0
+                do {
+                    handled = try await drainOnce()
+                } catch {
+                    // Stopping cancels the read in flight; anything else means the store is busy
+                    // or gone: say so, and try again after the poll interval.
+                    if Task.isCancelled { break }
+                    logger.error("cannot read the push outbox: \(error)")
+                }
+                if handled == 0 { try? await Task.sleep(for: configuration.pollInterval) }
             }
         }
     }
@@ -71,7 +81,7 @@ public struct OutboxDrainer: Service {
     public func drainOnce() async throws -> Int {
         let now = clock()
         let pushes = try await outbox.claimPushes(
-            dueAt: now, leaseEnd: now.addingTimeInterval(Self.seconds(configuration.lease)), limit: configuration.batchSize)
+            dueAt: now, leaseEnd: now.addingTimeInterval(configuration.lease.timeInterval), limit: configuration.batchSize)
         await withTaskGroup(of: Void.self) { group in
             for push in pushes {
                 group.addTask { await deliver(push) }
@@ -88,9 +98,9 @@ public struct OutboxDrainer: Service {
         let delivery = await sender.send(push)
         do {
             switch delivery {
-            case .delivered:
+            case .delivered, .recorded:
                 try await outbox.completePush(push.id)
-                onOutcome("delivered")
+                onOutcome(delivery == .delivered ? "delivered" : "recorded")
             case .unregistered(let reason):
                 let removed = try await registrations.removeRegistrations(pushToken: push.pushToken)
                 try await outbox.completePush(push.id)
@@ -120,12 +130,8 @@ public struct OutboxDrainer: Service {
     /// `initialBackoff × 2^(attempts−1)`, capped, with up to 20 % jitter so that retries of
     /// many pushes do not arrive together.
     func backoff(afterAttempts attempts: Int) -> TimeInterval {
-        let base = Self.seconds(configuration.initialBackoff) * pow(2, Double(min(attempts - 1, 30)))
-        let capped = min(base, Self.seconds(configuration.maximumBackoff))
+        let base = configuration.initialBackoff.timeInterval * pow(2, Double(min(attempts - 1, 30)))
+        let capped = min(base, configuration.maximumBackoff.timeInterval)
         return capped * Double.random(in: 0.8...1.0)
-    }
-
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

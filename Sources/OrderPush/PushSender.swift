@@ -2,8 +2,10 @@ import OrderStorage
 
 /// What became of one push.
 public enum PushDelivery: Sendable, Hashable {
-    /// APNs accepted it (or, without credentials, it was recorded in the log).
+    /// APNs accepted it.
     case delivered
+    /// Logged instead of sent: the service has no APNs credentials.
+    case recorded
     /// APNs says the token is gone (`410`, `BadDeviceToken`, `Unregistered`): the
     /// registrations holding it are removed.
     case unregistered(reason: String)

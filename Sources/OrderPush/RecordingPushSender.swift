@@ -2,7 +2,7 @@ import Logging
 import OrderStorage
 
 /// The sender of a service started without APNs credentials: every push it would send is
-/// logged (topic, device, order) and counted as delivered, so the outbox drains and the quick
+/// logged (topic, device, order) and answered `.recorded`, so the outbox drains and the quick
 /// start works offline.
 public struct RecordingPushSender: PushSender {
     let logger: Logger
@@ -18,6 +18,6 @@ public struct RecordingPushSender: PushSender {
                 "apns.topic": .string(push.orderTypeIdentifier), "order": .string(push.orderIdentifier),
                 "device": .string(push.deviceIdentifier),
             ])
-        return .delivered
+        return .recorded
     }
 }

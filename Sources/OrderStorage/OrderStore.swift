@@ -114,9 +114,7 @@ public struct OrderStore: Sendable {
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
     ) async throws(OrderStoreError) -> ContainsOrderResult {
-        guard let stored = try await repository.currentVersion(of: identifier) else { return .notFound }
-        if stored.updatedAt == updatedAt { return .exists }
-        return stored.updatedAt > updatedAt ? .newerExists : .olderExists
+        ContainsOrderResult(stored: try await repository.currentVersion(of: identifier)?.updatedAt, comparedWith: updatedAt)
     }
 
     /// The current version's metadata.

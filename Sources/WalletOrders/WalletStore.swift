@@ -2,6 +2,7 @@ import FinanceData
 import Foundation
 import OrderStorage
 import WalletCore
+import WalletPrimitives
 import WalletSQLite
 import WalletStorage
 
@@ -88,8 +89,7 @@ public final class WalletStore: Sendable {
     /// Change records recorded before this instant are past the retention.
     private var retentionCutoff: Date? {
         guard let retention = configuration.history.retention else { return nil }
-        let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
-        return configuration.clock().addingTimeInterval(-seconds)
+        return configuration.clock().addingTimeInterval(-retention.timeInterval)
     }
 
     // MARK: - Restriction

@@ -27,7 +27,7 @@ struct Orders: AsyncParsableCommand {
     /// Runs the command, mapping every failure to the documented exit codes: usage and I/O
     /// errors print one line (plus usage, for usage errors) on stderr and exit 2.
     static func main() async {
-        let level = ProcessInfo.processInfo.environment["ORDERS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let level = logLevel(default: .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -67,6 +67,11 @@ struct Orders: AsyncParsableCommand {
 }
 
 extension Orders {
+    /// `ORDERS_LOG_LEVEL` (trace, debug, info, notice, warning, error, critical), else `level`.
+    static func logLevel(default level: Logger.Level) -> Logger.Level {
+        ProcessInfo.processInfo.environment["ORDERS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
+    }
+
     /// swift-argument-parser quotes a rejected value whole (`The value '…' is invalid`); a message
     /// never repeats a huge input, so quoted values are cut as ``MessageText`` cuts them. (Values
     /// our own messages quoted are already short: at most twice the limit is left alone.)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import OrderPush
 import OrdersService
 import WalletOrders
@@ -44,14 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
         FileDescriptorLimit.raiseToMaximum()
         let wallet = try storeOptions.wallet(create: true, trust: trust)
         var logger = Logger(label: "orders.serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["ORDERS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel = Orders.logLevel(default: .info)
         let metrics = ServiceMetrics()
         let service = OrdersService(
             wallet: wallet, configuration: OrdersService.Configuration(basePath: basePath, metrics: metrics, logger: logger))
         let sender = try push.sender(logger: logger)
         let drainer = OutboxDrainer(
             outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
-            onOutcome: { outcome in metrics.recordPush(outcome: sender is RecordingPushSender ? "recorded" : outcome) })
+            onOutcome: metrics.recordPush(outcome:))
         let host = self.host
         let application = service.application(host: host, port: port, services: [drainer]) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -59,6 +60,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await application.runService()
+        } catch let error as IOError {
+            // Binding fails before anything is served: the port is taken, or not ours to use.
+            throw CommandFailure("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
+        } catch is SocketAddressError.UnknownHost {
+            throw CommandFailure("cannot listen on \(host):\(port): no such host or address")
         } catch {
             throw CommandFailure("the service stopped: \(error)")
         }

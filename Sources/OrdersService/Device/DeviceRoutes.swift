@@ -36,7 +36,7 @@ struct DeviceRoutes: Sendable {
             let changes = try await webService.changedOrders(
                 deviceIdentifier: device, orderTypeIdentifier: type, since: OrderChangeTag(text: tagText))
         else { return Response(status: .noContent) }
-        return ServiceMiddleware.jsonResponse(
+        return Response.json(
             status: .ok,
             body: ChangedOrders(orderIdentifiers: changes.orderIdentifiers, lastModified: changes.lastModified.description))
     }
@@ -106,7 +106,7 @@ struct DeviceRoutes: Sendable {
     }
 
     private func token(of request: Request) -> String? {
-        AppleOrderAuthorization.token(from: request.headers[.authorization])
+        AuthorizationHeader.credentials(scheme: "AppleOrder", in: request.headers[.authorization])
     }
 }
 

@@ -50,7 +50,7 @@ struct MerchantRoutes: Sendable {
             // The service's consent prompt always adds; a custom one declining is a refusal.
             case (.cancelled, _): .forbidden
             }
-        return ServiceMiddleware.jsonResponse(status: status, body: outcome)
+        return Response.json(status: status, body: outcome)
     }
 
     /// `GET /api/v1/orders/{type}/{id}[?updatedDate=RFC3339]`: containsOrder and the stored
@@ -58,17 +58,17 @@ struct MerchantRoutes: Sendable {
     @Sendable func containsOrder(_ request: Request, context: Context) async throws -> Response {
         let store = try await financeStore(for: request)
         let identifier = try PathParameter.orderIdentifier(in: context)
-        let result: ContainsOrderResult
+        var updatedAt: RFC3339Timestamp?
         if let text = request.uri.queryParameters.get("updatedDate") {
-            guard let updatedAt = RFC3339Timestamp(text) else {
+            guard let timestamp = RFC3339Timestamp(text) else {
                 throw ServiceRequestError.invalidParameter(name: "updatedDate", reason: "not an RFC 3339 timestamp")
             }
-            result = try await store.containsOrder(matching: identifier, updatedAt: updatedAt)
-        } else {
-            result = try await store.containsOrder(matching: identifier)
+            updatedAt = timestamp
         }
-        let stored = result == .notFound ? nil : try await store.order(identifier)
-        return ServiceMiddleware.jsonResponse(
+        // One read answers both: the stored facts, and containsOrder compared with them.
+        let stored = try await store.order(identifier)
+        let result = ContainsOrderResult(stored: stored?.updatedAt, comparedWith: updatedAt)
+        return Response.json(
             status: stored == nil ? .notFound : .ok,
             body: MerchantOrderAnswer(identifier: identifier, result: result.rawValue, order: stored.map(WireStoredOrder.init)))
     }
@@ -91,7 +91,7 @@ struct MerchantRoutes: Sendable {
         var orders = try await store.orders(matching: query)
         let hasMore = orders.count > limit
         orders = Array(orders.prefix(limit))
-        return ServiceMiddleware.jsonResponse(
+        return Response.json(
             status: .ok,
             body: MerchantOrderPage(
                 orders: orders.map(WireStoredOrder.init), nextCursor: hasMore ? PageCursor.cursor(offset: offset + limit) : nil))
@@ -103,7 +103,7 @@ struct MerchantRoutes: Sendable {
         let store = try await financeStore(for: request)
         let identifier = try PathParameter.orderIdentifier(in: context)
         let removed = try await store.removeOrder(identifier)
-        return ServiceMiddleware.jsonResponse(
+        return Response.json(
             status: removed ? .ok : .notFound, body: WireOrderAnswer(identifier, removed: removed))
     }
 
@@ -115,12 +115,8 @@ struct MerchantRoutes: Sendable {
 
     /// The client the request's API key acts as.
     private func financeStore(for request: Request) async throws -> FinanceStore {
-        guard let header = request.headers[.authorization], header.utf8.count <= 512 else {
-            throw ServiceRequestError.unauthenticated
-        }
-        let value = header.trimmingSpaces
-        guard let space = value.firstIndex(of: " "), value[..<space].lowercased() == "bearer",
-            let key = try await wallet.authenticateAPIKey(String(value[space...].trimmingSpaces))
+        guard let token = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]),
+            let key = try await wallet.authenticateAPIKey(token)
         else { throw ServiceRequestError.unauthenticated }
         return wallet.financeStore(for: key.client)
     }

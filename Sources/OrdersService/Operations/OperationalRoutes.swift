@@ -17,7 +17,7 @@ struct OperationalRoutes: Sendable {
     /// `200 {"status":"ok"}` when the store can be read; the store's error (503) when not.
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
         _ = try await wallet.backend.pushOutbox.pendingPushCount()
-        return ServiceMiddleware.jsonResponse(status: .ok, body: ["status": "ok"])
+        return Response.json(status: .ok, body: ["status": "ok"])
     }
 
     @Sendable func exposition(_ request: Request, context: Context) async throws -> Response {

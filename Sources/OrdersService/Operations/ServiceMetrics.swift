@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// The service's Prometheus metrics, on a registry the caller owns (no global metrics system):
 /// requests by route, method and status with their durations, push outcomes, and the outbox
@@ -12,6 +13,7 @@ import Prometheus
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let outboxDepth: Gauge
+    private let instruments = RequestInstruments()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -27,22 +29,13 @@ public struct ServiceMetrics: Sendable {
     ]
 
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "http", metricName: "requests", unitName: "total",
-                helpText: "HTTP requests answered, by route template, method and status."),
-            labels: [("route", route), ("method", method), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                helpText: "Time to answer an HTTP request, by route template and method."),
-            labels: [("route", route), ("method", method)], buckets: Self.durationBuckets
-        ).record(duration)
+        let (counter, histogram) = instruments.forRequest(route: route, method: method, status: status, in: registry)
+        counter.increment()
+        histogram.record(duration)
     }
 
     /// Counts one push attempt's outcome: `delivered`, `retry`, `unregistered` (APNs said the
-    /// token is gone), `dropped` (refused for good), or `recorded` (no APNs credentials).
+    /// token is gone), `dropped` (refused for good), or `recorded` (logged: no APNs credentials).
     public func recordPush(outcome: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
@@ -54,5 +47,39 @@ public struct ServiceMetrics: Sendable {
 
     func setOutboxDepth(_ depth: Int) {
         outboxDepth.set(Double(depth))
+    }
+}
+
+/// The request counter and histogram of each route, method and status, made once: asking the
+/// registry builds the metric's name and label key on every call, which is work on every
+/// request's path.
+private final class RequestInstruments: Sendable {
+    private struct Key: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private let made = Mutex<[Key: (Counter, DurationHistogram)]>([:])
+
+    func forRequest(
+        route: String, method: String, status: Int, in registry: PrometheusCollectorRegistry
+    ) -> (Counter, DurationHistogram) {
+        let key = Key(route: route, method: method, status: status)
+        return made.withLock { made in
+            if let instruments = made[key] { return instruments }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "orders", subsystem: "http", metricName: "requests", unitName: "total",
+                    helpText: "HTTP requests answered, by route template, method and status."),
+                labels: [("route", route), ("method", method), ("status", String(status))])
+            let histogram = registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    namespace: "orders", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                    helpText: "Time to answer an HTTP request, by route template and method."),
+                labels: [("route", route), ("method", method)], buckets: ServiceMetrics.durationBuckets)
+            made[key] = (counter, histogram)
+            return (counter, histogram)
+        }
     }
 }

@@ -48,23 +48,12 @@ struct ServiceMiddleware: RouterMiddleware {
             walletError = ServiceRequestError.malformedBody(reason: error.body ?? error.status.reasonPhrase, path: nil)
         default:
             context.logger.error("unexpected error: \(String(describing: error))")
-            return jsonResponse(
-                status: .internalServerError,
-                body: WireError(InternalError()))
+            return Response.json(status: .internalServerError, body: WireError(InternalError()))
         }
         if HTTPStatusTable.status(of: walletError).code >= 500 {
             context.logger.error("\(walletError.code): \(walletError.message)")
         }
-        return jsonResponse(status: HTTPStatusTable.status(of: walletError), body: WireError(walletError))
-    }
-
-    static func jsonResponse(status: HTTPResponse.Status, body: some Encodable, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        let bytes =
-            (try? WireFormat.encode(body))
-            ?? Data(#"{"error":{"code":"internal","message":"unencodable answer","path":null}}"#.utf8)
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response.json(status: HTTPStatusTable.status(of: walletError), body: WireError(walletError))
     }
 }
 

@@ -19,8 +19,8 @@ extension WalletStore {
             throw APIKeyError.noOrderTypes
         }
         var generator = SystemRandomNumberGenerator()
-        let identifier = Self.hex((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let secret = Self.hex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let identifier = SHA256Digest.hexString((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let secret = SHA256Digest.hexString((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let key = APIKey(
             identifier: identifier, name: name, createdAt: configuration.clock(), orderTypeIdentifiers: orderTypes)
         try await backend.apiKeys.insertKey(key, secretDigest: SHA256Digest.hex(of: Data(secret.utf8)))
@@ -52,9 +52,5 @@ extension WalletStore {
             return nil
         }
         return stored.key
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

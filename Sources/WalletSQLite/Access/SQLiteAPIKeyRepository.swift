@@ -13,6 +13,9 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
     }
 
     func insertKey(_ key: APIKey, secretDigest: String) async throws(StorageError) {
+        guard SQLiteText.isExact(key.identifier), SQLiteText.isExact(key.name),
+            key.orderTypeIdentifiers.allSatisfy(SQLiteText.isExact)
+        else { throw StorageError(reason: "an API key's name and order types cannot contain U+0000") }
         try await executor.writeAccess { db in
             try db.execute(
                 sql: "INSERT INTO apiKeys (identifier, name, secretDigest, createdAt, revokedAt) VALUES (?, ?, ?, ?, ?)",
@@ -20,11 +23,7 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
                     key.identifier, key.name, secretDigest, Microseconds.since1970(key.createdAt),
                     key.revokedAt.map(Microseconds.since1970),
                 ])
-            for type in key.orderTypeIdentifiers.sorted() {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO clientOrderTypes (client, orderTypeIdentifier) VALUES (?, ?)",
-                    arguments: [key.client.rawValue, type])
-            }
+            try SQLiteAccessRepository.entitle(key.client, toOrderTypes: key.orderTypeIdentifiers, in: db)
         }
     }
 
@@ -55,11 +54,9 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
 
     private static func key(_ row: Row, in db: Database) throws -> APIKey {
         let identifier: String = row["identifier"]
-        let types = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT orderTypeIdentifier FROM clientOrderTypes WHERE client = ?"),
-            arguments: [APIKey.client(forKey: identifier).rawValue])
         return APIKey(
             identifier: identifier, name: row["name"], createdAt: Microseconds.date(row["createdAt"]),
-            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date), orderTypeIdentifiers: Set(types))
+            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date),
+            orderTypeIdentifiers: try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db))
     }
 }

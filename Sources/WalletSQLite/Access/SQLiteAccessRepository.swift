@@ -115,13 +115,25 @@ final class SQLiteAccessRepository: AccessRepository {
         guard types.allSatisfy(SQLiteText.isExact) else {
             throw StorageError(reason: "an order type identifier containing U+0000 cannot be stored")
         }
-        try await executor.writeAccess { db in
-            for type in types.sorted() {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO clientOrderTypes (client, orderTypeIdentifier) VALUES (?, ?)",
-                    arguments: [client.rawValue, type])
-            }
+        try await executor.writeAccess { db in try Self.entitle(client, toOrderTypes: types, in: db) }
+    }
+
+    /// Inside a write: the client may use orders of these types (API keys are entitled this way
+    /// when they are created).
+    static func entitle(_ client: ClientIdentifier, toOrderTypes types: Set<String>, in db: Database) throws {
+        for type in types.sorted() {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO clientOrderTypes (client, orderTypeIdentifier) VALUES (?, ?)",
+                arguments: [client.rawValue, type])
         }
+    }
+
+    /// The order types the client is entitled to.
+    static func orderTypes(of client: ClientIdentifier, in db: Database) throws -> Set<String> {
+        Set(
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT orderTypeIdentifier FROM clientOrderTypes WHERE client = ?"),
+                arguments: [client.rawValue]))
     }
 
     func removeEntitlements(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError) {
@@ -171,10 +183,8 @@ final class SQLiteAccessRepository: AccessRepository {
             guard let id = UUID(uuidString: row["accountID"]) else { return nil }
             return AccountGrant(accountID: id, earliestDate: (row["earliestDate"] as Int64?).map(Microseconds.date))
         }
-        let types = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT orderTypeIdentifier FROM clientOrderTypes WHERE client = ?"),
-            arguments: [client.rawValue])
-        return ClientAccess(client: client, status: status, accounts: accounts, orderTypeIdentifiers: Set(types))
+        return ClientAccess(
+            client: client, status: status, accounts: accounts, orderTypeIdentifiers: try orderTypes(of: client, in: db))
     }
 
     private static func setStatus(

@@ -20,7 +20,8 @@ public enum SHA256Digest {
         return hexString(digest.prefix(Int(length)))
     }
 
-    static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    /// `bytes` as lowercase hexadecimal digits, two per byte.
+    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var result: [UInt8] = []
         result.reserveCapacity(64)
