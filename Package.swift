@@ -189,6 +189,8 @@ let package = Package(
                 "orders", "OrdersService", "OrderPush", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
                 "OrderPackage", "TestArchiveTable",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // The fake APNs: an HTTP/2 TLS server (NIOHTTP2 is built for async-http-client).
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
