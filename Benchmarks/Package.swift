@@ -15,6 +15,9 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The bare handler `orders serve` is compared with (run.sh serve).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
         .executableTarget(
@@ -48,6 +51,14 @@ let package = Package(
             ],
             path: "Benchmarks/FinanceQueries",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "BareHandler",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/BareHandler"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,9 @@
 #   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
 #                                query in memory, and history catch-up over 100,000 changes against
 #                                re-reading the account
+#   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): a device's
+#                                GET of an order and the merchant API's containsOrder, against a bare
+#                                Hummingbird handler answering the same bytes (BareHandler)
 #
 # Seeded stores are cached in $TMPDIR/wallet-orders-benchmarks (the first finance run seeds a
 # million transactions: about five minutes on two cores).
@@ -198,11 +201,91 @@ scaling_section() {
   echo
 }
 
+# `orders serve` against a bare Hummingbird handler serving the same bytes, both under wrk on
+# loopback, alternating, in the same run.
+serve_section() {
+  local seconds=${1:-10} orders bare root archive store key token type id
+  command -v wrk >/dev/null || { echo "serve: wrk is missing (Debian package wrk)" >&2; exit 2; }
+  echo "== serve: building orders and BareHandler (release)" >&2
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  swift build -c release --product BareHandler >/dev/null 2>&1
+  # ORDERS_BINARY measures another build (an earlier commit's) against the same baseline.
+  orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
+  bare="$(swift build -c release --show-bin-path)/BareHandler"
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  archive=$(cd ../TestArchives/valid && pwd)/basic.order
+  store="$work/serve.sqlite"
+  "$orders" add --store "$store" --trust-root "$root" "$archive" >/dev/null
+  read -r type id token < <(unzip -p "$archive" order.json | python3 -c \
+    'import json,sys; o=json.load(sys.stdin); print(o["orderTypeIdentifier"], o["orderIdentifier"], o["authenticationToken"])')
+  key=$("$orders" keys create --store "$store" --order-type "$type" 2>/dev/null)
+
+  ORDERS_LOG_LEVEL=error "$orders" serve --store "$store" --port 0 > "$work/serve.out" 2>"$work/serve.err" &
+  serve_pid=$!  # global: the EXIT trap runs after this function returns
+  until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.05; done
+  local served
+  served=$(sed 's/.*://' "$work/serve.out")
+  curl -s -H "Authorization: Bearer $key" "http://127.0.0.1:$served/api/v1/orders/$type/$id" > "$work/answer.json"
+  "$bare" "$archive" "$work/answer.json" > "$work/bare.out" &
+  bare_pid=$!
+  until grep -q listening "$work/bare.out" 2>/dev/null; do sleep 0.05; done
+  local bare_port
+  bare_port=$(sed 's/.*://' "$work/bare.out")
+  trap 'kill "$serve_pid" "$bare_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+  # load PID PORT PATH HEADER → "requests/s p99-ms instructions-per-request": wrk drives the
+  # server while perf counts the server's own user-space instructions (throughput on a shared
+  # 2-core machine drifts by a third between runs; instructions per request do not).
+  load() {
+    local counted=""
+    if perf stat -e instructions:u true >/dev/null 2>&1; then
+      perf stat -x, -e instructions:u -p "$1" -o "$work/perf.txt" -- sleep "$seconds" &
+      counted=$!
+    fi
+    wrk -t1 -c32 -d"${seconds}s" --latency -H "$4" "http://127.0.0.1:$2$3" > "$work/wrk.txt"
+    [ -n "$counted" ] && wait "$counted"
+    local instructions=0
+    [ -n "$counted" ] && instructions=$(awk -F, '/instructions/ { print $1 }' "$work/perf.txt")
+    awk -v instructions="$instructions" '
+      / requests in / { requests = $1 }
+      /Requests\/sec/ { rate = $2 }
+      $1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }; p99 = v }
+      END { printf "%.0f %.2f %.0f", rate, p99, (requests > 0 ? instructions / requests : 0) }' "$work/wrk.txt"
+  }
+  # median ROUNDS... of "rps p99 ipr" lines → the line with the median rate
+  median() { sort -n | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'; }
+
+  echo "== serve: wrk, 1 thread, 32 connections, ${seconds} s per run, 3 rounds alternating, medians" >&2
+  printf '%-38s %10s %7s %12s %10s %7s %12s %7s %7s\n' "request" "orders rps" "p99 ms" "instr/req" \
+    "bare rps" "p99 ms" "instr/req" "rps %" "instr %"
+  local name path header ours theirs round
+  for row in "GET order (device, AppleOrder)|/v1/orders/$type/$id|Authorization: AppleOrder $token" \
+             "containsOrder (merchant API, Bearer)|/api/v1/orders/$type/$id|Authorization: Bearer $key"; do
+    IFS='|' read -r name path header <<< "$row"
+    load "$serve_pid" "$served" "$path" "$header" >/dev/null   # warm-up (fills the archive cache)
+    : > "$work/ours.txt"; : > "$work/theirs.txt"
+    for round in 1 2 3; do
+      load "$serve_pid" "$served" "$path" "$header" >> "$work/ours.txt"; echo >> "$work/ours.txt"
+      load "$bare_pid" "$bare_port" "$path" "$header" >> "$work/theirs.txt"; echo >> "$work/theirs.txt"
+    done
+    ours=$(median < "$work/ours.txt")
+    theirs=$(median < "$work/theirs.txt")
+    read -r our_rate our_p99 our_ipr <<< "$ours"
+    read -r bare_rate bare_p99 bare_ipr <<< "$theirs"
+    printf '%-38s %10s %7s %12s %10s %7s %12s %7s %7s\n' "$name" "$our_rate" "$our_p99" "$our_ipr" \
+      "$bare_rate" "$bare_p99" "$bare_ipr" \
+      "$(awk -v a="$our_rate" -v b="$bare_rate" 'BEGIN { printf "%.0f", 100 * a / b }')" \
+      "$(awk -v a="$bare_ipr" -v b="$our_ipr" 'BEGIN { if (b > 0) printf "%.0f", 100 * a / b; else print "-" }')"
+  done
+  echo
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
   finance) finance_section ;;
   scaling) scaling_section ;;
+  serve) serve_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S]]" >&2; exit 2 ;;
 esac

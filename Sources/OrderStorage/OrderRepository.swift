@@ -21,9 +21,11 @@ public protocol OrderRepository: Sendable {
     /// The current version's archive, byte for byte as saved.
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
 
-    /// The current version as the Orders web service serves it: archive, digest, `updatedAt`
-    /// and the version's `authenticationToken`, read together.
-    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder?
+    /// The current version as the Orders web service serves it: digest, `updatedAt`, the
+    /// version's `authenticationToken` and, when `includingArchive`, the archive — read together.
+    func servedOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
+    ) async throws(OrderStoreError) -> ServedOrder?
 
     /// The current version's order.json, byte for byte as in its archive.
     func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
@@ -42,6 +44,11 @@ public protocol OrderRepository: Sendable {
 }
 
 extension OrderRepository {
+    /// ``servedOrder(_:includingArchive:)`` with the archive.
+    public func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
+        try await servedOrder(identifier, includingArchive: true)
+    }
+
     /// One ``save(_:at:)`` after another.
     public func save(
         contentsOf candidates: [OrderCandidate], at time: Date

@@ -50,7 +50,10 @@ public struct OrdersService: Sendable {
         router.add(middleware: ServiceMiddleware(metrics: configuration.metrics))
         let base = Self.normalized(basePath: configuration.basePath)
         let deviceGroup = router.group(RouterPath(base.isEmpty ? "/" : base))
-        DeviceRoutes(webService: wallet.webService, limits: configuration.limits).add(to: deviceGroup)
+        DeviceRoutes(
+            webService: wallet.webService, limits: configuration.limits,
+            archives: ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)
+        ).add(to: deviceGroup)
         MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router)
         return router

@@ -116,7 +116,9 @@ struct Conformance {
         #expect(etag.hasPrefix("\"") && etag.count == 66)
         try await row("order", .get, order1, headers: auth + [.ifNoneMatch: etag], expect: .notModified)
         try await row("order", .get, order1, headers: auth + [.ifNoneMatch: "W/\(etag), \"other\""], expect: .notModified)
-        try await row("order", .get, order1, headers: auth + [.ifNoneMatch: "\"other\""], expect: .ok)
+        let again = try await row("order", .get, order1, headers: auth + [.ifNoneMatch: "\"other\""], expect: .ok)
+        #expect(again.body == fixture.shopV1, "the archive as sent from the cache")
+        #expect(again.headers[.eTag] == etag && again.headers[.lastModified] == served.headers[.lastModified])
         try await row(
             "order", .get, order1, headers: auth + [.ifModifiedSince: "Thu, 15 Jan 2026 09:30:00 GMT"], expect: .notModified)
         try await row(

@@ -112,7 +112,8 @@ struct TestTLS {
         try openssl([
             "x509", "-req", "-in", tls.folder.appendingPathComponent("server.csr").path,
             "-CA", root.appendingPathComponent("root.pem").path, "-CAkey", root.appendingPathComponent("root.key").path,
-            "-CAcreateserial", "-days", "2", "-extfile", extensions.path, "-out", tls.serverCertificate.path,
+            "-CAserial", tls.folder.appendingPathComponent("root.srl").path, "-CAcreateserial", "-days", "2", "-extfile",
+            extensions.path, "-out", tls.serverCertificate.path,
         ])
         try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", tls.p8.path])
         try openssl(["pkey", "-in", tls.p8.path, "-pubout", "-out", tls.p8PublicKey.path])

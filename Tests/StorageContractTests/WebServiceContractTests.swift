@@ -24,6 +24,11 @@ struct WebServiceContractTests {
         #expect(served.updatedAt.text == "2026-01-15T09:30:00Z")
         #expect(served.archiveSHA256.count == 64)
         #expect(try await backend.orders.servedOrder(OrderFixtures.identifier("nope")) == nil)
+        // The facts alone: the same version, no archive.
+        let facts = try #require(try await backend.orders.servedOrder(OrderFixtures.identifier(), includingArchive: false))
+        #expect(facts.archive == nil)
+        #expect(facts.archiveSHA256 == served.archiveSHA256 && facts.authenticationToken == served.authenticationToken)
+        #expect(facts.updatedAt == served.updatedAt)
     }
 
     @Test("register creates then updates; unregister is idempotent; identifiers are any strings", arguments: BackendFactory.all)

@@ -13,6 +13,7 @@ struct DeviceRoutes: Sendable {
 
     let webService: OrderWebService
     let limits: ServiceLimits
+    let archives: ArchiveCache
 
     static let orderMediaType = "application/vnd.apple.finance.order"
 
@@ -45,20 +46,37 @@ struct DeviceRoutes: Sendable {
     /// device's copy is current.
     @Sendable func order(_ request: Request, context: Context) async throws -> Response {
         let identifier = try PathParameter.orderIdentifier(in: context)
-        let served = try await webService.order(identifier, authenticationToken: token(of: request))
-        let lastModified = served.updatedAt.secondsSinceEpoch
-        let tag = EntityTag(opaque: served.archiveSHA256)
-        var headers: HTTPFields = [
-            .eTag: tag.headerValue,
-            .lastModified: HTTPDate.format(lastModified),
+        let token = token(of: request)
+        // The version's facts first: enough to authenticate and to answer 304.
+        var served = try await webService.order(identifier, authenticationToken: token, includingArchive: false)
+        if Self.isNotModified(
+            request.headers, tag: EntityTag(opaque: served.archiveSHA256), lastModified: served.updatedAt.secondsSinceEpoch)
+        {
+            return Response(status: .notModified, headers: Self.validators(of: served))
+        }
+        let body: ByteBuffer
+        if let cached = archives[served.archiveSHA256] {
+            body = cached
+        } else {
+            // Read again with the archive: the facts answered with are the archive's own, even if
+            // a newer version was saved in between.
+            served = try await webService.order(identifier, authenticationToken: token)
+            body = ByteBuffer(bytes: served.archive ?? Data())
+            archives.insert(body, digest: served.archiveSHA256)
+        }
+        var headers = Self.validators(of: served)
+        headers[.contentType] = Self.orderMediaType
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// `ETag`, `Last-Modified` and `Cache-Control`, on `200` and `304` alike.
+    static func validators(of served: ServedOrder) -> HTTPFields {
+        [
+            .eTag: EntityTag(opaque: served.archiveSHA256).headerValue,
+            .lastModified: HTTPDate.format(served.updatedAt.secondsSinceEpoch),
             .cacheControl: "private, no-cache",
         ]
-        if Self.isNotModified(request.headers, tag: tag, lastModified: lastModified) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = Self.orderMediaType
-        headers[.contentLength] = String(served.archive.count)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: served.archive)))
     }
 
     /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`

@@ -37,15 +37,17 @@ public struct OrderWebService: Sendable {
             deviceIdentifier: deviceIdentifier, orderTypeIdentifier: orderTypeIdentifier, changedAfter: tag)
     }
 
-    /// The order's current version as served to a device holding its token.
+    /// The order's current version as served to a device holding its token; without the
+    /// archive when `includingArchive` is false (to answer `304`, or from a cache keyed by the
+    /// archive's digest).
     ///
     /// - Throws: ``WebServiceError/unauthorized`` for a missing or wrong token, an order that is
     ///   not stored, or one without an `authenticationToken`.
     public func order(
-        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
+        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, includingArchive: Bool = true
     ) async throws -> ServedOrder {
         try await control.checkUsable(.orders, for: "order")
-        return try await authenticated(identifier, authenticationToken: authenticationToken)
+        return try await authenticated(identifier, authenticationToken: authenticationToken, includingArchive: includingArchive)
     }
 
     /// Registers the device for the order's updates (`.created`), or replaces the push token of
@@ -70,10 +72,10 @@ public struct OrderWebService: Sendable {
     }
 
     private func authenticated(
-        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
+        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, includingArchive: Bool = false
     ) async throws -> ServedOrder {
         // Compare against something even when the order is unknown, so both refusals take alike.
-        let served = try await backend.orders.servedOrder(identifier)
+        let served = try await backend.orders.servedOrder(identifier, includingArchive: includingArchive)
         let expected = served?.authenticationToken
         let matches = ConstantTime.equals(
             Array((authenticationToken ?? "").utf8), Array((expected ?? "\u{0}no order").utf8))

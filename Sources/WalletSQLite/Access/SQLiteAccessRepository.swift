@@ -23,7 +23,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func restriction(of type: DataType) async throws(StorageError) -> Date? {
-        try executor.readAccess { db in
+        try executor.readAccess(singleStatement: true) { db in
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT since FROM restrictions WHERE dataType = ?"), arguments: [type.rawValue]
             )

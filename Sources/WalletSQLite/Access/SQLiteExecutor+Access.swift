@@ -5,8 +5,8 @@ import WalletPrimitives
 /// The access-core repositories (access, API keys) report every failure as a
 /// ``WalletCore/StorageError``, as their protocols promise.
 extension SQLiteExecutor {
-    func readAccess<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-        do { return try read(body) } catch { throw Self.accessStorageError(error) }
+    func readAccess<T>(singleStatement: Bool = false, _ body: (Database) throws -> T) throws(StorageError) -> T {
+        do { return try read(singleStatement: singleStatement, body) } catch { throw Self.accessStorageError(error) }
     }
 
     func writeAccess<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {

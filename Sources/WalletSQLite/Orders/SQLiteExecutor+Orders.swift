@@ -6,8 +6,8 @@ import WalletPrimitives
 /// The order repositories (orders, registrations, the push outbox) report every failure as an
 /// ``OrderStorage/OrderStoreError``, as their protocols promise.
 extension SQLiteExecutor {
-    func readOrders<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
-        do { return try read(body) } catch { throw Self.orderStoreError(error) }
+    func readOrders<T>(singleStatement: Bool = false, _ body: (Database) throws -> T) throws(OrderStoreError) -> T {
+        do { return try read(singleStatement: singleStatement, body) } catch { throw Self.orderStoreError(error) }
     }
 
     func writeOrders<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {

@@ -79,7 +79,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
         guard Self.isExact(identifier) else { return nil }
-        return try executor.readOrders { db in
+        return try executor.readOrders(singleStatement: true) { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: Self.currentSQL), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             )
@@ -140,18 +140,23 @@ final class SQLiteOrderRepository: OrderRepository {
         return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
-    func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
+    func servedOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
+    ) async throws(OrderStoreError) -> ServedOrder? {
         guard Self.isExact(identifier) else { return nil }
-        return try executor.readOrders { db in
+        // Without the archive, SQLite never reads the blob's overflow pages.
+        let columns = includingArchive ? "archive, " : ""
+        return try executor.readOrders(singleStatement: true) { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT archive, archiveSHA256, updatedAt, authenticationToken FROM orders
+                        SELECT \(columns)archiveSHA256, updatedAt, authenticationToken FROM orders
                         WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
                         """), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             ).map { row in
                 ServedOrder(
-                    identifier: identifier, archive: row["archive"], archiveSHA256: row["archiveSHA256"],
+                    identifier: identifier, archive: includingArchive ? row["archive"] : nil,
+                    archiveSHA256: row["archiveSHA256"],
                     updatedAt: try Self.timestamp(row["updatedAt"]),
                     authenticationToken: row["authenticationToken"])
             }

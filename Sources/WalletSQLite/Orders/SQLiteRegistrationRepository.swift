@@ -55,7 +55,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
         deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
     ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
         guard SQLiteText.isExact(deviceIdentifier), SQLiteText.isExact(orderTypeIdentifier) else { return nil }
-        let rows = try executor.readOrders { db in
+        let rows = try executor.readOrders(singleStatement: true) { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
