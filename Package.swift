@@ -138,6 +138,7 @@ let package = Package(
             dependencies: [
                 "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import WalletOrders
 
@@ -59,14 +61,25 @@ public struct OrdersService: Sendable {
         return router
     }
 
+    /// HTTP/1.1 that closes a connection idle for `idleTimeout`, so that slow or abandoned
+    /// clients do not hold a descriptor forever.
+    public static func server(idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder {
+        .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout)))
+    }
+
+    /// ``server(idleTimeout:)`` over TLS.
+    public static func server(tls: TLSConfiguration, idleTimeout: Duration = .seconds(60)) throws -> HTTPServerBuilder {
+        try .tls(server(idleTimeout: idleTimeout), tlsConfiguration: tls)
+    }
+
     /// The application, ready for `runService()` or a `ServiceGroup`. `onServerRunning` receives
-    /// the bound port (useful with port 0).
+    /// the bound port (useful with port 0). `server` is ``server(idleTimeout:)`` by default.
     public func application(
-        host: String = "127.0.0.1", port: Int = 8080, server: HTTPServerBuilder = .http1(),
+        host: String = "127.0.0.1", port: Int = 8080, server: HTTPServerBuilder? = nil,
         services: [any Service] = [], onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: router(), server: server,
+            router: router(), server: server ?? Self.server(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "wallet-orders"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },

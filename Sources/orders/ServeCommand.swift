@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import HummingbirdCore
 import Logging
 import NIOCore
+import NIOSSL
 import OrderPush
 import OrdersService
 import WalletOrders
@@ -36,9 +38,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var push: PushOptions
 
+    @Option(
+        name: .customLong("tls-certificate"),
+        help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); behind a proxy, leave it out.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The TLS certificate's private key (PEM).", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
+        if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
     }
 
     func run() async throws {
@@ -54,9 +65,10 @@ struct ServeCommand: AsyncParsableCommand {
             outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
             onOutcome: metrics.recordPush(outcome:))
         let host = self.host
-        let application = service.application(host: host, port: port, services: [drainer]) { port in
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let application = service.application(host: host, port: port, server: try server(), services: [drainer]) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
-            Output.line("listening on http://\(shownHost):\(port)")
+            Output.line("listening on \(scheme)://\(shownHost):\(port)")
         }
         do {
             try await application.runService()
@@ -135,6 +147,21 @@ struct PushOptions: ParsableArguments {
             return try FileInput.read(path)
         } catch {
             throw CommandFailure("cannot read \(path): \(TrustOptions.reason(error))")
+        }
+    }
+}
+
+extension ServeCommand {
+    /// HTTP/1.1, over TLS with `--tls-certificate` and `--tls-key`.
+    func server() throws -> HTTPServerBuilder {
+        guard let tlsCertificate, let tlsKey else { return OrdersService.server() }
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
+            return try OrdersService.server(
+                tls: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        } catch {
+            throw CommandFailure("cannot use the TLS certificate and key (\(tlsCertificate), \(tlsKey)): \(error)")
         }
     }
 }

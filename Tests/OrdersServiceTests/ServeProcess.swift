@@ -8,16 +8,19 @@ final class ServeProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     let folder: URL
+    /// `listening on http://HOST:PORT`.
+    let firstLine: String
     private var exitStatus: Int32?
 
     var standardError: String {
         (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
     }
 
-    private init(process: Process, port: Int, folder: URL) {
+    private init(process: Process, port: Int, folder: URL, firstLine: String) {
         self.process = process
         self.port = port
         self.folder = folder
+        self.firstLine = firstLine
     }
 
     /// Starts `orders serve` on the store, trusting the test root.
@@ -46,12 +49,12 @@ final class ServeProcess: @unchecked Sendable {
         while Date() < deadline {
             let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, text.contains("\n") {
-                guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ Int($0) })
+                guard line.hasPrefix("listening on http"), let port = line.split(separator: ":").last.flatMap({ Int($0) })
                 else {
                     process.terminate()
                     throw ServeProcessError(message: "unexpected first line: \(line)")
                 }
-                return ServeProcess(process: process, port: port, folder: folder)
+                return ServeProcess(process: process, port: port, folder: folder, firstLine: String(line))
             }
             if !process.isRunning {
                 let errors = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""

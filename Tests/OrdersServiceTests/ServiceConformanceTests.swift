@@ -1,7 +1,11 @@
+import AsyncHTTPClient
 import Foundation
+import Glibc
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOSSL
+import OrdersService
 import TestArchiveTable
 import Testing
 import WalletOrders
@@ -60,5 +64,57 @@ struct ServeStartTests {
         try await client.shutdown()
         #expect(health.status == .ok)
         #expect(first.stop() == 0)
+    }
+}
+
+@Suite("orders serve: TLS and idle connections")
+struct ServeTransportTests {
+    @Test("--tls-certificate/--tls-key serve HTTPS, and say so on the first line")
+    func https() async throws {
+        let fixture = try await ServiceFixture.make()
+        let tls = try TestTLS.make()
+        let server = try ServeProcess.start(
+            store: fixture.storePath,
+            arguments: ["--tls-certificate", tls.serverCertificate.path, "--tls-key", tls.serverKey.path])
+        #expect(server.firstLine == "listening on https://127.0.0.1:\(server.port)")
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(TestArchiveTable.testRoot.path))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: configuration))
+        let response = try await http.execute(
+            HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/health"), timeout: .seconds(30))
+        try await http.shutdown()
+        #expect(response.status.code == 200)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("a connection idle past the timeout is closed by the server")
+    func idleTimeout() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let app = fixture.service().application(
+            host: "127.0.0.1", port: 0, server: OrdersService.server(idleTimeout: .milliseconds(300)))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(connected == 0)
+            // Send nothing; the server closes the connection: read returns 0 (end of stream).
+            var byte: UInt8 = 0
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let start = ContinuousClock.now
+            let count = read(socket, &byte, 1)
+            #expect(count == 0, "the server closed the idle connection")
+            #expect(ContinuousClock.now - start < .seconds(4))
+        }
     }
 }
