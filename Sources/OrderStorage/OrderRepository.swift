@@ -21,11 +21,12 @@ public protocol OrderRepository: Sendable {
     /// The current version's archive, byte for byte as saved.
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
 
-    /// The current version as the Orders web service serves it: digest, `updatedAt`, the
-    /// version's `authenticationToken` and, when `includingArchive`, the archive — read together.
-    func servedOrder(
+    /// The current version as the Orders web service serves it — digest, `updatedAt`, the
+    /// version's `authenticationToken` and, when `includingArchive`, the archive — with the
+    /// restriction of orders, all in one snapshot.
+    func lookUpServedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
-    ) async throws(OrderStoreError) -> ServedOrder?
+    ) async throws(OrderStoreError) -> ServedOrderLookup
 
     /// The current version's order.json, byte for byte as in its archive.
     func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
@@ -44,9 +45,11 @@ public protocol OrderRepository: Sendable {
 }
 
 extension OrderRepository {
-    /// ``servedOrder(_:includingArchive:)`` with the archive.
-    public func servedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> ServedOrder? {
-        try await servedOrder(identifier, includingArchive: true)
+    /// The order of ``lookUpServedOrder(_:includingArchive:)``, restricted or not.
+    public func servedOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool = true
+    ) async throws(OrderStoreError) -> ServedOrder? {
+        try await lookUpServedOrder(identifier, includingArchive: includingArchive).order
     }
 
     /// One ``save(_:at:)`` after another.

@@ -5,7 +5,7 @@ import WalletPrimitives
 /// archive as saved, its digest (the ETag), `updatedAt` (Last-Modified) and the
 /// `authenticationToken` of that version's order.json, against which requests are checked.
 ///
-/// Read without the archive (``OrderRepository/servedOrder(_:includingArchive:)``) it is the
+/// Read without the archive (``OrderRepository/lookUpServedOrder(_:includingArchive:)``) it is the
 /// version's facts alone: enough to authenticate, to answer `304`, or to find the archive in a
 /// cache keyed by its digest.
 public struct ServedOrder: Sendable, Hashable {

@@ -18,15 +18,26 @@ public struct AccessControl: Sendable {
     /// Throws ``FinanceAccessError/dataTypeUnavailable(_:)`` (logged at error level: calling an
     /// unavailable type is a programming error) or ``FinanceError/dataRestricted(_:)``.
     public func checkUsable(_ type: DataType, for operation: String) async throws {
+        try checkAvailable(type, for: operation)
+        try checkNotRestricted(type, restrictedSince: try await repository.restriction(of: type))
+    }
+
+    /// The availability half of ``checkUsable(_:for:)``, for a caller that reads the restriction
+    /// together with its data (one snapshot, one read) and then calls
+    /// ``checkNotRestricted(_:restrictedSince:)``.
+    public func checkAvailable(_ type: DataType, for operation: String) throws(FinanceAccessError) {
         guard availability.isDataAvailable(type) else {
             logger.error(
                 "\(operation) called for \(type.rawValue), which this deployment does not provide",
                 metadata: ["dataType": .string(type.rawValue)])
-            throw FinanceAccessError.dataTypeUnavailable(type)
+            throw .dataTypeUnavailable(type)
         }
-        if try await repository.restriction(of: type) != nil {
-            throw FinanceError.dataRestricted(type)
-        }
+    }
+
+    /// Throws ``FinanceError/dataRestricted(_:)`` when `restrictedSince` (as
+    /// ``AccessRepository/restriction(of:)`` reads it) is set.
+    public func checkNotRestricted(_ type: DataType, restrictedSince: Date?) throws(FinanceError) {
+        if restrictedSince != nil { throw .dataRestricted(type) }
     }
 
     /// The client's access to financial data, which must be authorized.

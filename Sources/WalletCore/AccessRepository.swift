@@ -27,6 +27,12 @@ public protocol AccessRepository: Sendable {
     /// history cursors are deleted. Otherwise only those accounts stop being shared.
     func revoke(_ client: ClientIdentifier, accounts: [UUID], at time: Date) async throws(StorageError)
 
+    /// The restriction of orders and whether the client is entitled to one order type, in one
+    /// read: ``access(for:)`` reads the whole access for a question with a yes-or-no answer.
+    func orderTypeAccess(
+        of client: ClientIdentifier, to orderTypeIdentifier: String
+    ) async throws(StorageError) -> OrderTypeAccess
+
     func entitle(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError)
     func removeEntitlements(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError)
 

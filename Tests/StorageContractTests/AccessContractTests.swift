@@ -20,6 +20,29 @@ struct AccessContractTests {
         #expect(try await access.restriction(of: .orders) == nil)
     }
 
+    @Test("orderTypeAccess reads the restriction of orders and one entitlement together", arguments: BackendFactory.all)
+    func orderTypeAccess(_ factory: BackendFactory) async throws {
+        let access = try await factory.make().access
+        #expect(
+            try await access.orderTypeAccess(of: Self.client, to: "order.com.a")
+                == OrderTypeAccess(restrictedSince: nil, isEntitled: false))
+        try await access.entitle(Self.client, toOrderTypes: ["order.com.a"])
+        try await access.entitle("com.example.other", toOrderTypes: ["order.com.b"])
+        #expect(try await access.orderTypeAccess(of: Self.client, to: "order.com.a").isEntitled)
+        // Another client's type, a prefix of the type, and a type with U+0000 are not entitled.
+        #expect(try await access.orderTypeAccess(of: Self.client, to: "order.com.b").isEntitled == false)
+        #expect(try await access.orderTypeAccess(of: Self.client, to: "order.com").isEntitled == false)
+        #expect(try await access.orderTypeAccess(of: Self.client, to: "order.com.a\u{0}").isEntitled == false)
+        try await access.setRestricted(.orders, true, at: Self.time)
+        #expect(
+            try await access.orderTypeAccess(of: Self.client, to: "order.com.a")
+                == OrderTypeAccess(restrictedSince: Self.time, isEntitled: true))
+        // Only the restriction of orders counts.
+        try await access.setRestricted(.orders, false, at: Self.time)
+        try await access.setRestricted(.financialData, true, at: Self.time)
+        #expect(try await access.orderTypeAccess(of: Self.client, to: "order.com.a").restrictedSince == nil)
+    }
+
     @Test("a decision is recorded once; grants, revocations and denials change it", arguments: BackendFactory.all)
     func lifeCycle(_ factory: BackendFactory) async throws {
         let access = try await factory.make().access

@@ -3,6 +3,7 @@ import OrderStorage
 import StorageContract
 import TestArchiveTable
 import Testing
+import WalletCore
 import WalletPrimitives
 
 /// What the Orders web service needs from every backend: tokens per version, registrations, the
@@ -29,6 +30,29 @@ struct WebServiceContractTests {
         #expect(facts.archive == nil)
         #expect(facts.archiveSHA256 == served.archiveSHA256 && facts.authenticationToken == served.authenticationToken)
         #expect(facts.updatedAt == served.updatedAt)
+    }
+
+    @Test("lookUpServedOrder carries the restriction of orders, with or without the order", arguments: BackendFactory.all)
+    func servedOrderLookup(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        _ = try await OrderFixtures.store(on: backend).saveOrder(signedArchive: try OrderFixtures.archive())
+        let stored = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier(), includingArchive: false)
+        #expect(stored.restrictedSince == nil && stored.order?.archive == nil && stored.order != nil)
+        let time = Date(timeIntervalSince1970: 1_790_000_000)
+        try await backend.access.setRestricted(.orders, true, at: time)
+        let restricted = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier(), includingArchive: true)
+        let archive = try OrderFixtures.archive()
+        #expect(restricted.restrictedSince == time && restricted.order?.archive == archive)
+        let unknown = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier("nope"), includingArchive: true)
+        #expect(unknown == ServedOrderLookup(restrictedSince: time, order: nil))
+        // An identifier the store cannot hold is not found, and the restriction still reads.
+        let inexact = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier("nope\u{0}"), includingArchive: false)
+        #expect(inexact == ServedOrderLookup(restrictedSince: time, order: nil))
+        try await backend.access.setRestricted(.financialData, true, at: time)
+        try await backend.access.setRestricted(.orders, false, at: time)
+        #expect(
+            try await backend.orders.lookUpServedOrder(OrderFixtures.identifier(), includingArchive: false).restrictedSince == nil
+        )
     }
 
     @Test("register creates then updates; unregister is idempotent; identifiers are any strings", arguments: BackendFactory.all)

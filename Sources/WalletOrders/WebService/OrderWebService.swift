@@ -46,8 +46,8 @@ public struct OrderWebService: Sendable {
     public func order(
         _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, includingArchive: Bool = true
     ) async throws -> ServedOrder {
-        try await control.checkUsable(.orders, for: "order")
-        return try await authenticated(identifier, authenticationToken: authenticationToken, includingArchive: includingArchive)
+        try await authenticated(
+            identifier, authenticationToken: authenticationToken, includingArchive: includingArchive, for: "order")
     }
 
     /// Registers the device for the order's updates (`.created`), or replaces the push token of
@@ -56,8 +56,7 @@ public struct OrderWebService: Sendable {
         deviceIdentifier: String, pushToken: String, for identifier: FullyQualifiedOrderIdentifier,
         authenticationToken: String?
     ) async throws -> RegistrationResult {
-        try await control.checkUsable(.orders, for: "register")
-        _ = try await authenticated(identifier, authenticationToken: authenticationToken)
+        _ = try await authenticated(identifier, authenticationToken: authenticationToken, for: "register")
         return try await backend.registrations.register(
             OrderRegistration(deviceIdentifier: deviceIdentifier, pushToken: pushToken, order: identifier), at: clock())
     }
@@ -66,16 +65,21 @@ public struct OrderWebService: Sendable {
     public func unregister(
         deviceIdentifier: String, for identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
     ) async throws {
-        try await control.checkUsable(.orders, for: "unregister")
-        _ = try await authenticated(identifier, authenticationToken: authenticationToken)
+        _ = try await authenticated(identifier, authenticationToken: authenticationToken, for: "unregister")
         _ = try await backend.registrations.unregister(deviceIdentifier: deviceIdentifier, order: identifier)
     }
 
+    /// Checks availability and restriction, then the token; the restriction and the order are
+    /// one read.
     private func authenticated(
-        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, includingArchive: Bool = false
+        _ identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, includingArchive: Bool = false,
+        for operation: String
     ) async throws -> ServedOrder {
+        try control.checkAvailable(.orders, for: operation)
+        let lookup = try await backend.orders.lookUpServedOrder(identifier, includingArchive: includingArchive)
+        try control.checkNotRestricted(.orders, restrictedSince: lookup.restrictedSince)
         // Compare against something even when the order is unknown, so both refusals take alike.
-        let served = try await backend.orders.servedOrder(identifier, includingArchive: includingArchive)
+        let served = lookup.order
         let expected = served?.authenticationToken
         let matches = ConstantTime.equals(
             Array((authenticationToken ?? "").utf8), Array((expected ?? "\u{0}no order").utf8))

@@ -28,18 +28,30 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
     }
 
     func key(identifier: String) async throws(StorageError) -> (key: APIKey, secretDigest: String)? {
-        try executor.readAccess { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM apiKeys WHERE identifier = ?"), arguments: [identifier])
-            else { return nil }
-            return (try Self.key(row, in: db), row["secretDigest"])
+        // Two lone statements rather than a transaction (every merchant request authenticates; a
+        // read transaction costs more than both): the key's types may be read a moment after its
+        // row, which no caller can tell from an entitlement changed just after the lookup.
+        guard
+            let row = try executor.readAccess(
+                singleStatement: true,
+                { db in
+                    try Row.fetchOne(
+                        db.cachedStatement(sql: "SELECT * FROM apiKeys WHERE identifier = ?"), arguments: [identifier])
+                })
+        else { return nil }
+        let types = try executor.readAccess(singleStatement: true) { db in
+            try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db)
         }
+        return (Self.key(row, orderTypes: types), row["secretDigest"])
     }
 
     func keys() async throws(StorageError) -> [APIKey] {
         try executor.readAccess { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM apiKeys ORDER BY createdAt, identifier").map { try Self.key($0, in: db) }
+            try Row.fetchAll(db, sql: "SELECT * FROM apiKeys ORDER BY createdAt, identifier").map { row in
+                let identifier: String = row["identifier"]
+                return Self.key(
+                    row, orderTypes: try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db))
+            }
         }
     }
 
@@ -52,11 +64,9 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
         }
     }
 
-    private static func key(_ row: Row, in db: Database) throws -> APIKey {
-        let identifier: String = row["identifier"]
-        return APIKey(
-            identifier: identifier, name: row["name"], createdAt: Microseconds.date(row["createdAt"]),
-            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date),
-            orderTypeIdentifiers: try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db))
+    private static func key(_ row: Row, orderTypes: Set<String>) -> APIKey {
+        APIKey(
+            identifier: row["identifier"], name: row["name"], createdAt: Microseconds.date(row["createdAt"]),
+            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date), orderTypeIdentifiers: orderTypes)
     }
 }

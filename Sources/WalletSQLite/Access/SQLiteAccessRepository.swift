@@ -47,6 +47,23 @@ final class SQLiteAccessRepository: AccessRepository {
         try executor.readAccess { db in try Self.access(for: client, in: db) }
     }
 
+    func orderTypeAccess(
+        of client: ClientIdentifier, to orderTypeIdentifier: String
+    ) async throws(StorageError) -> OrderTypeAccess {
+        try executor.readAccess(singleStatement: true) { db in
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT (SELECT since FROM restrictions WHERE dataType = ?),
+                          EXISTS (SELECT 1 FROM clientOrderTypes WHERE client = ? AND orderTypeIdentifier = ?)
+                        """), arguments: [DataType.orders.rawValue, client.rawValue, orderTypeIdentifier])
+            // A type with U+0000 would be compared only up to it; no stored type holds one.
+            return OrderTypeAccess(
+                restrictedSince: (row?[0] as Int64?).map(Microseconds.date),
+                isEntitled: SQLiteText.isExact(orderTypeIdentifier) && row?[1] ?? false)
+        }
+    }
+
     func clients() async throws(StorageError) -> [ClientAccess] {
         try executor.readAccess { db in
             let names = try String.fetchAll(

@@ -140,27 +140,36 @@ final class SQLiteOrderRepository: OrderRepository {
         return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
-    func servedOrder(
+    func lookUpServedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
-    ) async throws(OrderStoreError) -> ServedOrder? {
-        guard Self.isExact(identifier) else { return nil }
-        // Without the archive, SQLite never reads the blob's overflow pages.
-        let columns = includingArchive ? "archive, " : ""
+    ) async throws(OrderStoreError) -> ServedOrderLookup {
+        let exact = Self.isExact(identifier)
         return try executor.readOrders(singleStatement: true) { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(columns)archiveSHA256, updatedAt, authenticationToken FROM orders
-                        WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
-                        """), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
-            ).map { row in
-                ServedOrder(
-                    identifier: identifier, archive: includingArchive ? row["archive"] : nil,
-                    archiveSHA256: row["archiveSHA256"],
-                    updatedAt: try Self.timestamp(row["updatedAt"]),
-                    authenticationToken: row["authenticationToken"])
+            // Always one row: the restriction and the order each joined to it, or NULL. Columns by
+            // index: this is every device request's read.
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: includingArchive ? Self.servedWithArchiveSQL : Self.servedSQL),
+                arguments: [DataType.orders.rawValue, identifier.orderTypeIdentifier, identifier.orderIdentifier])
+            let restrictedSince = (row?[0] as Int64?).map(Microseconds.date)
+            guard exact, let row, let digest = row[1] as String? else {
+                return ServedOrderLookup(restrictedSince: restrictedSince, order: nil)
             }
+            let order = ServedOrder(
+                identifier: identifier, archive: includingArchive ? row[4] : nil, archiveSHA256: digest,
+                updatedAt: try Self.timestamp(row[2]), authenticationToken: row[3])
+            return ServedOrderLookup(restrictedSince: restrictedSince, order: order)
         }
+    }
+
+    // Without the archive, SQLite never reads the blob's overflow pages.
+    private static let servedSQL = servedSQL(archive: false)
+    private static let servedWithArchiveSQL = servedSQL(archive: true)
+    private static func servedSQL(archive: Bool) -> String {
+        """
+        SELECT r.since, o.archiveSHA256, o.updatedAt, o.authenticationToken\(archive ? ", o.archive" : "")
+        FROM (SELECT 1) LEFT JOIN restrictions r ON r.dataType = ?
+        LEFT JOIN orders o ON o.orderTypeIdentifier = ? AND o.orderIdentifier = ?
+        """
     }
 
     func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
