@@ -41,4 +41,13 @@ extension FileInput {
         case .tooLarge: throw CommandFailure("it is larger than \(limit) bytes, too large for what this command reads")
         }
     }
+
+    /// ``read(_:upTo:)`` for a command: a failure is `cannot read [WHAT ]PATH: reason`.
+    static func contents(of path: String, what: String? = nil) throws(CommandFailure) -> Data {
+        do {
+            return try read(path)
+        } catch {
+            throw CommandFailure("cannot read \(what.map { "\($0) " } ?? "")\(path): \(TrustOptions.reason(error))")
+        }
+    }
 }

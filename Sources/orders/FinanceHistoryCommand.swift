@@ -86,12 +86,7 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
 
     private func readToken() throws -> HistoryToken? {
         guard let tokenFile, FileManager.default.fileExists(atPath: tokenFile) else { return nil }
-        let data: Data
-        do {
-            data = try FileInput.read(tokenFile)
-        } catch {
-            throw CommandFailure("cannot read \(tokenFile): \(TrustOptions.reason(error))")
-        }
+        let data = try FileInput.contents(of: tokenFile)
         guard !data.isEmpty else { return nil }
         do {
             return try JSONDecoder().decode(HistoryToken.self, from: data)

@@ -62,10 +62,10 @@ struct PackCommand: AsyncParsableCommand {
         var signer: OrderSigner
         do {
             signer = try OrderSigner(
-                certificate: try read(certificate, what: "certificate"),
-                privateKey: try read(key, what: "key"),
+                certificate: try FileInput.contents(of: certificate, what: "certificate"),
+                privateKey: try FileInput.contents(of: key, what: "key"),
                 passphrase: ProcessInfo.processInfo.environment["ORDERS_KEY_PASSPHRASE"],
-                intermediates: try intermediate.map { try read($0, what: "intermediate") })
+                intermediates: try intermediate.map { try FileInput.contents(of: $0, what: "intermediate") })
         } catch let error as OrderSignerError {
             throw CommandFailure(error.description)
         }
@@ -110,14 +110,6 @@ struct PackCommand: AsyncParsableCommand {
             Output.json(WireFileWritten(file: output, bytes: package.count), toStandardError: toStandardError)
         } else {
             Output.note("packed \(output) (\(package.count) bytes)", toStandardError: toStandardError)
-        }
-    }
-
-    private func read(_ path: String, what: String) throws -> Data {
-        do {
-            return try FileInput.read(path)
-        } catch {
-            throw CommandFailure("cannot read \(what) \(path): \(TrustOptions.reason(error))")
         }
     }
 }

@@ -54,34 +54,44 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         FileDescriptorLimit.raiseToMaximum()
-        let wallet = try storeOptions.wallet(create: true, trust: trust)
         var logger = Logger(label: "orders.serve")
         logger.logLevel = Orders.logLevel(default: .info)
+        // Credentials first: a file that cannot be used stops `serve` before it creates a store.
+        let server = try server()
+        let sender = try push.sender(logger: logger)
+        let wallet: WalletStore
+        do {
+            wallet = try storeOptions.wallet(create: true, trust: trust)
+        } catch {
+            try? await (sender as? APNsClient)?.shutdown()
+            throw error
+        }
         let metrics = ServiceMetrics()
         let service = OrdersService(
             wallet: wallet, configuration: OrdersService.Configuration(basePath: basePath, metrics: metrics, logger: logger))
-        let sender = try push.sender(logger: logger)
         let drainer = OutboxDrainer(
             outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
             onOutcome: metrics.recordPush(outcome:))
         let host = self.host
         let scheme = tlsCertificate == nil ? "http" : "https"
-        let application = service.application(host: host, port: port, server: try server(), services: [drainer]) { port in
+        let application = service.application(host: host, port: port, server: server, services: [drainer]) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
             Output.line("listening on \(scheme)://\(shownHost):\(port)")
         }
+        var failure: CommandFailure?
         do {
             try await application.runService()
         } catch let error as IOError {
             // Binding fails before anything is served: the port is taken, or not ours to use.
-            throw CommandFailure("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
+            failure = CommandFailure("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
         } catch is SocketAddressError.UnknownHost {
-            throw CommandFailure("cannot listen on \(host):\(port): no such host or address")
+            failure = CommandFailure("cannot listen on \(host):\(port): no such host or address")
         } catch {
-            throw CommandFailure("the service stopped: \(error)")
+            failure = CommandFailure("the service stopped: \(error)")
         }
         try? await (sender as? APNsClient)?.shutdown()
         try? await wallet.backend.close()
+        if let failure { throw failure }
     }
 }
 
@@ -127,9 +137,13 @@ struct PushOptions: ParsableArguments {
     func sender(logger: Logger) throws -> any PushSender {
         let authentication: APNsConfiguration.Authentication
         if let certificate, let key {
-            authentication = .certificate(certificatePEM: try Self.read(certificate), privateKeyPEM: try Self.read(key))
+            authentication = .certificate(
+                certificatePEM: try FileInput.contents(of: certificate, what: "push certificate"),
+                privateKeyPEM: try FileInput.contents(of: key, what: "push key"))
         } else if let p8, let keyIdentifier, let teamIdentifier {
-            authentication = .token(p8: try Self.read(p8), keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier)
+            authentication = .token(
+                p8: try FileInput.contents(of: p8, what: "APNs key"), keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier
+            )
         } else {
             return RecordingPushSender(logger: logger)
         }
@@ -141,25 +155,25 @@ struct PushOptions: ParsableArguments {
             throw CommandFailure("cannot use the APNs credentials: \(error)")
         }
     }
-
-    private static func read(_ path: String) throws -> Data {
-        do {
-            return try FileInput.read(path)
-        } catch {
-            throw CommandFailure("cannot read \(path): \(TrustOptions.reason(error))")
-        }
-    }
 }
 
 extension ServeCommand {
     /// HTTP/1.1, over TLS with `--tls-certificate` and `--tls-key`.
     func server() throws -> HTTPServerBuilder {
         guard let tlsCertificate, let tlsKey else { return OrdersService.server() }
+        let chainPEM = try FileInput.contents(of: tlsCertificate, what: "TLS certificate")
+        let keyPEM = try FileInput.contents(of: tlsKey, what: "TLS key")
+        // NIOSSL's errors name no file ("failedToLoadCertificate"): say which one is wrong.
+        guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(chainPEM)), !chain.isEmpty else {
+            throw CommandFailure("\(tlsCertificate) holds no PEM certificate")
+        }
+        guard let key = try? NIOSSLPrivateKey(bytes: Array(keyPEM), format: .pem) else {
+            throw CommandFailure("\(tlsKey) holds no PEM private key (an encrypted key is not supported)")
+        }
         do {
-            let chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate).map { NIOSSLCertificateSource.certificate($0) }
-            let key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
             return try OrdersService.server(
-                tls: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                tls: TLSConfiguration.makeServerConfiguration(
+                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
         } catch {
             throw CommandFailure("cannot use the TLS certificate and key (\(tlsCertificate), \(tlsKey)): \(error)")
         }

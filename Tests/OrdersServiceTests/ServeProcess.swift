@@ -66,6 +66,23 @@ final class ServeProcess: @unchecked Sendable {
         throw ServeProcessError(message: "orders serve printed no port within 120 s")
     }
 
+    /// `orders serve ARGUMENTS` expected to fail before it serves: its exit status and standard
+    /// error.
+    static func failing(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        process.executableURL = OrdersBinary.url
+        process.currentDirectoryURL = folder
+        process.arguments = ["serve"] + arguments
+        process.environment = OrdersBinary.environment()
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
     /// SIGTERM, then the exit status (SIGKILL after 30 s).
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {

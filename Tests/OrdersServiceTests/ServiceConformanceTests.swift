@@ -47,23 +47,42 @@ struct ServeStartTests {
     func portInUse() async throws {
         let fixture = try await ServiceFixture.make()
         let first = try ServeProcess.start(store: fixture.storePath)
-        let second = Process()
-        second.executableURL = OrdersBinary.url
-        second.arguments = ["serve", "--store", fixture.storePath, "--port", String(first.port)]
-        second.environment = OrdersBinary.environment()
-        let errors = Pipe()
-        second.standardError = errors
-        second.standardOutput = FileHandle.nullDevice
-        try second.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 2)
+        let (status, message) = try ServeProcess.failing(["--store", fixture.storePath, "--port", String(first.port)])
+        #expect(status == 2)
         #expect(message == "orders: cannot listen on 127.0.0.1:\(first.port): Address already in use\n", "\(message)")
         let client = LoopbackClient(port: first.port)
         let health = try await client.send(.get, "/health", headers: [:], body: nil)
         try await client.shutdown()
         #expect(health.status == .ok)
         #expect(first.stop() == 0)
+    }
+
+    @Test(
+        "an unusable credential file is named, exit 2, and no store is created",
+        arguments: [
+            (["--tls-certificate", "missing.pem", "--tls-key", "missing.key"], "cannot read TLS certificate "),
+            (["--push-certificate", "missing.pem", "--push-key", "missing.key"], "cannot read push certificate "),
+            (["--push-key-p8", "missing.p8", "--key-id", "K1", "--team-id", "T1"], "cannot read APNs key "),
+            (["--tls-certificate", "garbage.pem", "--tls-key", "garbage.pem"], "garbage.pem holds no PEM certificate"),
+            (
+                [
+                    "--tls-certificate", TestArchiveTable.directory.appendingPathComponent("pki/root.pem").path, "--tls-key",
+                    "garbage.pem",
+                ],
+                "garbage.pem holds no PEM private key"
+            ),
+        ])
+    func unusableCredentials(_ options: [String], expected: String) throws {
+        let folder = try TemporaryDirectory.make("serve-credentials")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a certificate".utf8).write(to: folder.appendingPathComponent("garbage.pem"))
+        let store = folder.appendingPathComponent("new.sqlite").path
+        let (status, message) = try ServeProcess.failing(["--store", store, "--port", "0"] + options, in: folder)
+        #expect(status == 2)
+        #expect(
+            message.hasPrefix("orders: ") && message.contains(expected) && message.split(separator: "\n").count == 1, "\(message)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: store), "a failed serve must not create the store")
     }
 }
 

@@ -28,31 +28,14 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
     }
 
     func key(identifier: String) async throws(StorageError) -> (key: APIKey, secretDigest: String)? {
-        // Two lone statements rather than a transaction (every merchant request authenticates; a
-        // read transaction costs more than both): the key's types may be read a moment after its
-        // row, which no caller can tell from an entitlement changed just after the lookup.
-        guard
-            let row = try executor.readAccess(
-                singleStatement: true,
-                { db in
-                    try Row.fetchOne(
-                        db.cachedStatement(sql: "SELECT * FROM apiKeys WHERE identifier = ?"), arguments: [identifier])
-                })
-        else { return nil }
-        let types = try executor.readAccess(singleStatement: true) { db in
-            try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db)
+        // One lone statement, one snapshot: every merchant request authenticates.
+        try executor.readAccess(singleStatement: true) { db in
+            try Self.keys(in: db, where: "k.identifier = ?", arguments: [identifier]).first
         }
-        return (Self.key(row, orderTypes: types), row["secretDigest"])
     }
 
     func keys() async throws(StorageError) -> [APIKey] {
-        try executor.readAccess { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM apiKeys ORDER BY createdAt, identifier").map { row in
-                let identifier: String = row["identifier"]
-                return Self.key(
-                    row, orderTypes: try SQLiteAccessRepository.orderTypes(of: APIKey.client(forKey: identifier), in: db))
-            }
-        }
+        try executor.readAccess(singleStatement: true) { db in try Self.keys(in: db).map(\.key) }
     }
 
     func revokeKey(identifier: String, at time: Date) async throws(StorageError) -> Bool {
@@ -64,9 +47,34 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
         }
     }
 
-    private static func key(_ row: Row, orderTypes: Set<String>) -> APIKey {
-        APIKey(
-            identifier: row["identifier"], name: row["name"], createdAt: Microseconds.date(row["createdAt"]),
-            revokedAt: (row["revokedAt"] as Int64?).map(Microseconds.date), orderTypeIdentifiers: orderTypes)
+    private static let clientPrefix = APIKey.client(forKey: "").rawValue
+
+    /// Keys with their order types: one row per key and type (the key's client is
+    /// `apikey.<identifier>`, ``WalletCore/APIKey/client(forKey:)``), oldest key first.
+    private static func keys(
+        in db: Database, where condition: String = "1", arguments: StatementArguments = []
+    ) throws -> [(key: APIKey, secretDigest: String)] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT k.identifier, k.name, k.secretDigest, k.createdAt, k.revokedAt, t.orderTypeIdentifier
+                    FROM apiKeys k LEFT JOIN clientOrderTypes t ON t.client = ? || k.identifier
+                    WHERE \(condition) ORDER BY k.createdAt, k.identifier
+                    """), arguments: [Self.clientPrefix] + arguments)
+        var keys: [(key: APIKey, secretDigest: String)] = []
+        for row in rows {
+            let identifier: String = row[0]
+            if keys.last?.key.identifier != identifier {
+                keys.append(
+                    (
+                        APIKey(
+                            identifier: identifier, name: row[1], createdAt: Microseconds.date(row[3]),
+                            revokedAt: (row[4] as Int64?).map(Microseconds.date), orderTypeIdentifiers: []),
+                        row[2]
+                    ))
+            }
+            if let type: String = row[5] { keys[keys.count - 1].key.orderTypeIdentifiers.insert(type) }
+        }
+        return keys
     }
 }
