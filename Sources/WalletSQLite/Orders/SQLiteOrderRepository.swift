@@ -16,7 +16,7 @@ final class SQLiteOrderRepository: OrderRepository {
 
     func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
         try Self.requireExact(candidate.identifier)
-        let addedAt = Self.microseconds(time)
+        let addedAt = Microseconds.since1970(time)
         return try await executor.writeOrders { db in try Self.save(candidate, addedAt: addedAt, in: db) }
     }
 
@@ -25,7 +25,7 @@ final class SQLiteOrderRepository: OrderRepository {
         contentsOf candidates: [OrderCandidate], at time: Date
     ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
         for candidate in candidates { try Self.requireExact(candidate.identifier) }
-        let addedAt = Self.microseconds(time)
+        let addedAt = Microseconds.since1970(time)
         return try await executor.writeOrders { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
     }
 
@@ -260,7 +260,7 @@ final class SQLiteOrderRepository: OrderRepository {
             updatedAt: try timestamp(row["updatedAt"]), createdAt: try timestamp(row["createdAt"]), status: row["status"],
             merchantIdentifier: row["merchantIdentifier"], merchantDisplayName: row["merchantDisplayName"],
             teamIdentifier: row["teamIdentifier"], archiveSHA256: row["archiveSHA256"], archiveSize: row["archiveSize"],
-            addedAt: date(microseconds: row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(date(microseconds:)))
+            addedAt: Microseconds.date(row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(Microseconds.date))
     }
 
     static func timestamp(_ text: String) throws -> RFC3339Timestamp {
@@ -269,9 +269,4 @@ final class SQLiteOrderRepository: OrderRepository {
         }
         return timestamp
     }
-
-    static func microseconds(_ date: Date) -> Int64 { Microseconds.since1970(date) }
-
-    private static func date(microseconds: Int64) -> Date { Microseconds.date(microseconds) }
-
 }

@@ -13,8 +13,8 @@ final class SQLitePushOutbox: PushOutbox {
     }
 
     func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws(OrderStoreError) -> [PendingPush] {
-        let now = SQLiteOrderRepository.microseconds(time)
-        let lease = SQLiteOrderRepository.microseconds(leaseEnd)
+        let now = Microseconds.since1970(time)
+        let lease = Microseconds.since1970(leaseEnd)
         return try await executor.writeOrders { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(
@@ -39,7 +39,7 @@ final class SQLitePushOutbox: PushOutbox {
     }
 
     func retryPush(_ id: Int64, at time: Date, reason: String) async throws(OrderStoreError) {
-        let next = SQLiteOrderRepository.microseconds(time)
+        let next = Microseconds.since1970(time)
         try await executor.writeOrders { db in
             try db.execute(
                 sql: "UPDATE pushOutbox SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ? WHERE id = ?",

@@ -15,7 +15,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
         guard SQLiteOrderRepository.isExact(registration.order), SQLiteText.isExact(registration.deviceIdentifier),
             SQLiteText.isExact(registration.pushToken)
         else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
-        let now = SQLiteOrderRepository.microseconds(time)
+        let now = Microseconds.since1970(time)
         return try await executor.writeOrders { db in
             let arguments: StatementArguments = [
                 registration.pushToken, now, registration.deviceIdentifier, registration.order.orderTypeIdentifier,
