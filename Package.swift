@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FinanceData", targets: ["FinanceData"]),
         .library(name: "WalletStorage", targets: ["WalletStorage"]),
         .library(name: "WalletSQLite", targets: ["WalletSQLite"]),
+        .library(name: "WalletPostgres", targets: ["WalletPostgres"]),
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletWire", targets: ["WalletWire"]),
         .library(name: "OrdersService", targets: ["OrdersService"]),
@@ -29,6 +30,8 @@ let package = Package(
         // APNs pushes.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The PostgreSQL backend (issue 10): connection pool, extended-protocol statements, TLS.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -104,6 +107,17 @@ let package = Package(
             ]
         ),
 
+        // The server backend: PostgreSQL (and engines speaking its protocol) through postgres-nio;
+        // the only module that imports it. Owns its own migrations.
+        .target(
+            name: "WalletPostgres",
+            dependencies: [
+                "WalletStorage", "WalletCore", "OrderStorage", "FinanceData", "WalletPrimitives",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The FinanceStore facade with FinanceKit's names: what `import WalletOrders` gives.
         .target(
             name: "WalletOrders",
@@ -123,6 +137,7 @@ let package = Package(
                 "OrderPackage",
                 "OrderStorage",
                 "WalletOrders",
+                "WalletPostgres",
                 "WalletWire",
                 "OrdersService",
                 "OrderPush",
@@ -162,7 +177,10 @@ let package = Package(
         .target(
             name: "StorageContract",
             dependencies: [
-                "TestArchiveTable", "WalletStorage", "WalletSQLite", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore",
+                "TestArchiveTable", "WalletStorage", "WalletSQLite", "WalletPostgres", "OrderStorage", "OrderPackage",
+                "FinanceData", "WalletCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StorageContract"),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
@@ -183,6 +201,13 @@ let package = Package(
                 "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // What only the PostgreSQL backend has: its URL, dialect, migrations and connection errors.
+        .testTarget(
+            name: "WalletPostgresTests",
+            dependencies: [
+                "WalletPostgres", "WalletStorage", "WalletCore", "FinanceData", "StorageContract",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         // The service: in process (HummingbirdTesting, live) and the built `orders serve`.
         .testTarget(
             name: "OrdersServiceTests",
@@ -198,8 +223,9 @@ let package = Package(
             name: "OrdersCLITests",
             dependencies: [
                 "orders", "OrderPackage", "OrderStorage", "WalletCore", "WalletSQLite", "FinanceData", "WalletPrimitives",
-                "OrdersService", "WalletOrders",
-                "TestArchiveTable",
+                "OrdersService", "WalletOrders", "WalletPostgres",
+                "TestArchiveTable", "StorageContract",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,11 @@
 #   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
 #                                query in memory, and history catch-up over 100,000 changes against
 #                                re-reading the account
+#   Benchmarks/run.sh scaleout [S]
+#                                PostgreSQL against SQLite in the same run: `orders add` saves/s
+#                                with 1, 2 and 4 processes (20 orders × 25 versions, interleaved),
+#                                and containsOrder req/s through 1 and 2 `orders serve` instances
+#                                (S seconds of wrk, default 10); starts its own throwaway cluster
 #   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): a device's
 #                                GET of an order and the merchant API's containsOrder, against a bare
 #                                Hummingbird handler answering the same bytes (BareHandler)
@@ -280,12 +285,121 @@ serve_section() {
   echo
 }
 
+scaleout_section() {
+  local seconds=${1:-10} orders root source type key
+  command -v wrk >/dev/null || { echo "scaleout: wrk is missing (Debian package wrk)" >&2; exit 2; }
+  [ -n "${ORDERS_TEST_POSTGRES:-}" ] || { echo "scaleout: run under Scripts/with-postgres.sh" >&2; exit 2; }
+  echo "== scaleout: building orders (release)" >&2
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  orders="$(cd .. && swift build -c release --show-bin-path)/orders"
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  local pki
+  pki=$(cd ../TestArchives/pki && pwd)
+  source=$(cd ../TestArchives/sources/small && pwd)
+  type=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["orderTypeIdentifier"])' "$source/order.json")
+
+  echo "== scaleout: signing 20 orders × 25 versions" >&2
+  mkdir -p "$work/archives"
+  local order version folder
+  for order in $(seq 0 19); do
+    for version in $(seq 0 24); do
+      folder="$work/src-$order-$version"
+      cp -r "$source" "$folder"
+      python3 - "$folder/order.json" "$order" "$version" <<'PY'
+import json, sys
+path, order, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+o = json.load(open(path))
+o["orderIdentifier"] = f"SCALE-{order}"
+o["updatedAt"] = f"2026-01-15T09:00:{version:02d}Z"
+json.dump(o, open(path, "w"))
+PY
+      "$orders" pack "$folder" --certificate "$pki/order.pem" --key "$pki/order.key" --intermediate "$pki/wwdr.pem" \
+        -o "$work/archives/$order-$version.order" >/dev/null
+      rm -rf "$folder"
+    done
+  done
+
+  # adds BACKEND-ARGS... with P processes → saves/s (every archive once, shares interleaved)
+  adds() {
+    local processes=$1; shift
+    local files=("$work"/archives/*.order) start pids=() p i share
+    start=$(date +%s.%N)
+    for p in $(seq 0 $((processes - 1))); do
+      share=()
+      for i in "${!files[@]}"; do (( i % processes == p )) && share+=("${files[$i]}"); done
+      "$orders" add --yes --trust-root "$root" "$@" "${share[@]}" >/dev/null 2>&1 &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || [ $? -eq 3 ]; done
+    awk -v n="${#files[@]}" -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", n / (e - s) }'
+  }
+  # a new, empty PostgreSQL database's URL
+  fresh_database() {
+    local name="bench_$(date +%s%N)"
+    psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $name" >/dev/null
+    python3 - "$ORDERS_TEST_POSTGRES" "$name" <<'PY'
+import sys
+url, name = sys.argv[1], sys.argv[2]
+head, _, query = url.partition("?")
+print(head.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else ""))
+PY
+  }
+
+  echo "== scaleout: orders add, saves/s (every save verified: 3 RSA verifies, hashes, inflate)" >&2
+  printf '%-12s %12s %12s\n' "processes" "SQLite" "PostgreSQL"
+  local processes sqlite postgres database
+  for processes in 1 2 4; do
+    sqlite=$(adds "$processes" --store "$work/adds-$processes.sqlite")
+    database=$(fresh_database)
+    postgres=$(adds "$processes" --database "$database")
+    printf '%-12s %12s %12s\n' "$processes" "$sqlite" "$postgres"
+  done
+  echo
+
+  # containsOrder through N instances: one wrk per instance at once, summed
+  local store="$work/adds-1.sqlite" pg
+  pg=$(fresh_database)
+  adds 1 --database "$pg" >/dev/null
+  contains() {
+    local instances=$1; shift
+    local pids=() ports=() i key rate=0
+    key=$("$orders" keys create "$@" --order-type "$type" 2>/dev/null)
+    for i in $(seq 1 "$instances"); do
+      ORDERS_LOG_LEVEL=error "$orders" serve "$@" --port 0 > "$work/scale-$i.out" 2>/dev/null &
+      pids+=($!)
+    done
+    for i in $(seq 1 "$instances"); do
+      until grep -q listening "$work/scale-$i.out" 2>/dev/null; do sleep 0.05; done
+      ports+=("$(sed 's/.*://' "$work/scale-$i.out")")
+    done
+    local loads=()
+    for i in "${!ports[@]}"; do
+      wrk -t1 -c16 -d"${seconds}s" -H "Authorization: Bearer $key" \
+        "http://127.0.0.1:${ports[$i]}/api/v1/orders/$type/SCALE-$i" > "$work/wrk-$i.txt" &
+      loads+=($!)
+    done
+    wait "${loads[@]}"
+    for i in "${!ports[@]}"; do
+      rate=$(awk -v r="$rate" '/Requests\/sec/ { r += $2 } END { printf "%.0f", r }' "$work/wrk-$i.txt")
+    done
+    kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null || true
+    echo "$rate"
+  }
+  echo "== scaleout: containsOrder (merchant API) through N serve instances, wrk 16 connections each, ${seconds} s" >&2
+  printf '%-12s %12s %12s\n' "instances" "SQLite" "PostgreSQL"
+  for processes in 1 2; do
+    printf '%-12s %12s %12s\n' "$processes" "$(contains "$processes" --store "$store")" "$(contains "$processes" --database "$pg")"
+  done
+  echo
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
   finance) finance_section ;;
   scaling) scaling_section ;;
   serve) serve_section "${2:-10}" ;;
+  scaleout) scaleout_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S] | scaleout [S]]" >&2; exit 2 ;;
 esac

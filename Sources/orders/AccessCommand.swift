@@ -64,7 +64,7 @@ struct AccessStatusCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet()
+        let wallet = try await store.wallet()
         if let client {
             AccessOutput.print(try await wallet.access(for: try ClientOptions.parse(client)), json: json)
         } else {
@@ -88,7 +88,7 @@ struct AccessRequestCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet(create: true, authorizationPrompt: TerminalAuthorizationPrompt())
+        let wallet = try await store.wallet(create: true, authorizationPrompt: TerminalAuthorizationPrompt())
         let client = try clientOptions.identifier
         let status = try await wallet.financeStore(for: client).requestAuthorization()
         Output.line(status.rawValue)
@@ -171,7 +171,7 @@ struct AccessGrantCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let wallet = try store.wallet(create: true)
+        let wallet = try await store.wallet(create: true)
         let client = try clientOptions.identifier
         if !account.isEmpty { try await wallet.grant(account.map(\.grant), to: client) }
         if !orderTypes.isEmpty { try await wallet.entitle(client, toOrderTypes: Set(orderTypes)) }
@@ -189,7 +189,7 @@ struct AccessDenyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet(create: true)
+        let wallet = try await store.wallet(create: true)
         let client = try clientOptions.identifier
         try await wallet.deny(client)
         AccessOutput.print(try await wallet.access(for: client), json: json)
@@ -220,7 +220,7 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet(create: true)
+        let wallet = try await store.wallet(create: true)
         let client = try clientOptions.identifier
         if !orderTypes.isEmpty { try await wallet.removeEntitlements(client, toOrderTypes: Set(orderTypes)) }
         if !account.isEmpty || orderTypes.isEmpty {

@@ -69,7 +69,8 @@ struct AddCommand: AsyncParsableCommand {
         }
         let files = try FileOperands.files(files, from: filesFrom)
         if files.isEmpty { throw ValidationError("Give at least one file to add.") }
-        let wallet = try store.wallet(create: true, trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
+        let wallet = try await store.wallet(
+            create: true, trust: trust, consent: asking ? TerminalConsentPrompt() : AddWithoutAsking())
         let limit = wallet.orders.verifier.limits.maximumArchiveSize
         let saver: Saver
         if let client = try clientOptions.optionalIdentifier {

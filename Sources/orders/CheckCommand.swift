@@ -33,7 +33,7 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet()
+        let wallet = try await store.wallet()
         let result: ContainsOrderResult
         let timestamp = updatedDate
         if let client = try clientOptions.optionalIdentifier {

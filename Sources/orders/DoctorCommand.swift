@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WalletOrders
+import WalletPostgres
 import WalletPrimitives
 import WalletWire
 
@@ -12,7 +13,9 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             Opening a store checks it only when it is small (16 MiB); run this from cron for larger \
             stores (about 2 ms per MB; --full about 5 ms per MB and also compares every index with its table). \
-            Nothing is changed, and a missing store is not created.
+            Nothing is changed, and a missing store is not created. With --database (PostgreSQL), \
+            checks that the server answers and the database holds this tool's tables, fully migrated; \
+            the server checks its own pages.
             Exit status: 0 sound, 1 damaged (store.corrupt, with what to do), 2 no store or not a store.
             """)
 
@@ -25,6 +28,16 @@ struct DoctorCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
+        if let url = try store.databaseURL {
+            let backend = try await PostgresBackend.open(url, options: .init(createIfMissing: false))
+            try? await backend.close()
+            if json {
+                Output.json(WireStoreCheck(store: url.redacted, problems: ["ok"]))
+            } else {
+                Output.line("ok \(url.redacted)")
+            }
+            return
+        }
         let path = try store.path
         let problems = try SQLiteBackend.check(at: path, full: full)
         let sound = problems == ["ok"]

@@ -13,7 +13,7 @@ enum FileOperands {
     /// Per command, the options that take a value (as a separate argument or after `=`).
     static let valueOptions: [String: Set<String>] = [
         "verify": ["--trust-root", "--at", "--files-from"],
-        "add": ["--trust-root", "--client", "--store", "--files-from"],
+        "add": ["--trust-root", "--client", "--store", "--database", "--files-from"],
     ]
 
     /// `arguments` (without the program name) split into what the parser should read and the

@@ -95,7 +95,7 @@ struct FinanceAccountsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
+        let finance = try await store.wallet().financeStore(for: try clientOptions.identifier)
         var table = TextTable("ACCOUNT", "TYPE", "CURRENCY", "NAME", "INSTITUTION")
         for account in try await finance.accounts(query: AccountQuery()) {
             if json {
@@ -133,7 +133,7 @@ struct FinanceBalancesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let accountID = try FinanceOutput.parseAccount(account)
-        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
+        let finance = try await store.wallet().financeStore(for: try clientOptions.identifier)
         guard let kind = try await finance.accounts(query: AccountQuery()).first(where: { $0.id == accountID })?.kind else {
             throw FinanceAccessError.unknownAccount(accountID)
         }
@@ -235,7 +235,7 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
         let query = TransactionQuery(
             sortDescriptors: try sortDescriptors(), predicate: filter.predicate, limit: limit, offset: offset)
 
-        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
+        let finance = try await store.wallet().financeStore(for: try clientOptions.identifier)
         let kinds = Dictionary(uniqueKeysWithValues: try await finance.accounts(query: AccountQuery()).map { ($0.id, $0.kind) })
         // An account the client cannot see (or that does not exist) is an error, as for balances
         // and history, not an empty list that looks like "no transactions".

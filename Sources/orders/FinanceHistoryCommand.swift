@@ -46,7 +46,7 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let finance = try store.wallet().financeStore(for: try clientOptions.identifier)
+        let finance = try await store.wallet().financeStore(for: try clientOptions.identifier)
         let token = try readToken()
         let id = try account.map(FinanceOutput.parseAccount)
         // The stream's name as the library spells it (`transactions/<UUID>`), whatever case was typed.

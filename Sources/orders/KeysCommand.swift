@@ -34,7 +34,7 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let wallet = try store.wallet(create: true)
+            let wallet = try await store.wallet(create: true)
             let created = try await wallet.createAPIKey(name: name, orderTypes: Set(orderTypes))
             if json {
                 Output.json(WireAPIKey(created.key, token: created.token))
@@ -56,7 +56,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let wallet = try store.wallet()
+            let wallet = try await store.wallet()
             let keys = try await wallet.apiKeys()
             if json {
                 keys.forEach { Output.json(WireAPIKey($0)) }
@@ -82,7 +82,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let wallet = try store.wallet()
+            let wallet = try await store.wallet()
             let revoked = try await wallet.revokeAPIKey(identifier)
             Output.line(revoked ? "revoked \(identifier)" : "\(identifier) was already revoked")
         }

@@ -20,7 +20,7 @@ extension FinanceStore: OrderReader {}
 extension StoreOptions {
     /// The orders as `client` (or, without one, the operator) sees them, once orders are usable.
     func orderReader(client: ClientOptions, for operation: String) async throws -> any OrderReader {
-        let wallet = try wallet()
+        let wallet = try await wallet()
         if let identifier = try client.optionalIdentifier { return wallet.financeStore(for: identifier) }
         try await wallet.control.checkUsable(.orders, for: operation)
         return wallet.orders

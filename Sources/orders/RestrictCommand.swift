@@ -30,7 +30,7 @@ struct RestrictCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let wallet = try store.wallet(create: action != .status)
+        let wallet = try await store.wallet(create: action != .status)
         let types = type.map { [$0] } ?? DataType.allCases.filter { wallet.configuration.availability.isDataAvailable($0) }
         for type in types {
             switch action {

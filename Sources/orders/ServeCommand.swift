@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
         let sender = try push.sender(logger: logger)
         let wallet: WalletStore
         do {
-            wallet = try storeOptions.wallet(create: true, trust: trust)
+            wallet = try await storeOptions.wallet(create: true, trust: trust)
         } catch {
             try? await (sender as? APNsClient)?.shutdown()
             throw error

@@ -2,13 +2,43 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletOrders
+import WalletPostgres
 import WalletPrimitives
 
-/// `--store PATH`: where the orders and financial data live. Falls back to `ORDERS_STORE`, then
-/// `$XDG_DATA_HOME/orders/orders.sqlite`, then `~/.local/share/orders/orders.sqlite`.
+/// Where the orders and financial data live: `--database URL` (or `ORDERS_DATABASE`) for a
+/// PostgreSQL database, else `--store PATH` for the SQLite store, falling back to `ORDERS_STORE`,
+/// then `$XDG_DATA_HOME/orders/orders.sqlite`, then `~/.local/share/orders/orders.sqlite`. An
+/// explicit `--store` wins over `ORDERS_DATABASE`; giving both options is an error.
 struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The store (SQLite). Default: ORDERS_STORE, else the XDG data folder.", valueName: "path"))
     var store: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL database instead of the SQLite store: postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=…], "
+                + "or postgres://USER@/DB?host=/socket/dir. Default: ORDERS_DATABASE.", valueName: "url"))
+    var database: String?
+
+    /// The PostgreSQL database, when one is chosen.
+    var databaseURL: PostgresDatabaseURL? {
+        get throws {
+            guard store == nil || database != nil else { return nil }
+            let text = database ?? ProcessInfo.processInfo.environment["ORDERS_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+            guard let text else { return nil }
+            let source = database == nil ? "ORDERS_DATABASE" : "--database"
+            if store != nil { throw CommandFailure("give --store or --database, not both") }
+            do {
+                return try PostgresDatabaseURL(text)
+            } catch .malformed(let reason) {
+                throw CommandFailure("\(source) is not a usable database URL: \(reason)")
+            }
+        }
+    }
+
+    /// Where the data is, for messages: the SQLite path or the URL without its password.
+    var location: String {
+        get throws { try databaseURL?.redacted ?? path }
+    }
 
     var path: String {
         get throws {
@@ -30,11 +60,17 @@ struct StoreOptions: ParsableArguments {
     func wallet(
         create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt()
-    ) throws -> WalletStore {
+    ) async throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
+        if let url = try databaseURL {
+            var logger = Logger(label: "orders.postgres")
+            logger.logLevel = .error
+            let backend = try await PostgresBackend.open(url, options: .init(createIfMissing: create), logger: logger)
+            return WalletStore(backend: backend, configuration: configuration)
+        }
         return try WalletStore(path: try path, configuration: configuration, createIfMissing: create)
     }
 }

@@ -307,7 +307,8 @@ struct HardeningCommandsTests {
             }
         }
         let expected: [String: Set<String>] = [
-            "verify": ["--trust-root", "--at", "--files-from"], "add": ["--trust-root", "--client", "--store", "--files-from"],
+            "verify": ["--trust-root", "--at", "--files-from"],
+            "add": ["--trust-root", "--client", "--store", "--database", "--files-from"],
         ]
         #expect(options == expected[command])
     }

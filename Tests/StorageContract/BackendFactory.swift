@@ -1,5 +1,8 @@
 import Foundation
+import Logging
+import PostgresNIO
 import TestArchiveTable
+import WalletPostgres
 import WalletSQLite
 import WalletStorage
 
@@ -20,5 +23,55 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
         return try SQLiteBackend(path: folder.appendingPathComponent("store.sqlite").path)
     }
 
-    public static let all: [BackendFactory] = [.sqlite]
+    /// The server backend, in a new database of the cluster ``TestPostgres`` names.
+    public static let postgres = BackendFactory("PostgreSQL") {
+        try await PostgresBackend.open(try await TestPostgres.newDatabase(), options: .init(maximumConnections: 3))
+    }
+
+    /// SQLite always; PostgreSQL when a test cluster is given (``TestPostgres``).
+    public static let all: [BackendFactory] = TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres]
+}
+
+/// The PostgreSQL cluster tests use: `ORDERS_TEST_POSTGRES`, a `--database` URL, which
+/// `Scripts/with-postgres.sh` sets to a throwaway cluster. Without it the PostgreSQL rows are
+/// not run (``skipNote`` says so); with `ORDERS_REQUIRE_POSTGRES=1` (CI) its absence fails.
+public enum TestPostgres {
+    public static let url: PostgresDatabaseURL? = ProcessInfo.processInfo.environment["ORDERS_TEST_POSTGRES"].flatMap {
+        try? PostgresDatabaseURL($0)
+    }
+
+    public static let isRequired = ProcessInfo.processInfo.environment["ORDERS_REQUIRE_POSTGRES"] == "1"
+
+    public static let skipNote =
+        "ORDERS_TEST_POSTGRES is not set: PostgreSQL rows skipped (Scripts/with-postgres.sh swift test runs them)"
+
+    /// A new, empty database in the cluster, named after a random UUID.
+    public static func newDatabase() async throws -> PostgresDatabaseURL {
+        guard var url else { throw TestPostgresUnavailable() }
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        _ = try await withAdministrator(url) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) ENCODING 'UTF8' TEMPLATE template0"))
+        }
+        url.database = name
+        return url
+    }
+
+    /// Runs `body` with a client of the cluster's default database, closed afterwards.
+    public static func withAdministrator<T: Sendable>(
+        _ url: PostgresDatabaseURL, _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: Logger(label: "test.postgres"))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    struct TestPostgresUnavailable: Error, CustomStringConvertible {
+        var description: String { "ORDERS_TEST_POSTGRES is not set" }
+    }
 }

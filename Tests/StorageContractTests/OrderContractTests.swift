@@ -82,5 +82,9 @@ struct OrderContractTests {
         #expect(try await store.orders().count == 4)
         #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: "ORDER")) == .added)
         #expect(try await store.containsOrder(matching: OrderFixtures.identifier("ORDER\u{0}-NUL")) == .notFound)
+        // A status or type holding U+0000 matches nothing, not its prefix.
+        #expect(try await store.countOrders(matching: OrderQuery(status: "open")) == 5)
+        #expect(try await store.countOrders(matching: OrderQuery(status: "open\u{0}x")) == 0)
+        #expect(try await store.orders(matching: OrderQuery(orderTypeIdentifier: "order.com.example.shop\u{0}x")).isEmpty)
     }
 }

@@ -71,4 +71,29 @@ struct TransactionContractTests {
         #expect(try await backend.access.restriction(of: .financialData) == time)
         #expect(try await backend.access.restriction(of: .orders) == nil)
     }
+
+    @Test(
+        "a save racing an uncommitted newer version waits for it and keeps it (no lost newer version)",
+        arguments: BackendFactory.all)
+    func raceKeepsNewer(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        func candidate(_ updatedAt: String) throws -> OrderCandidate {
+            try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: updatedAt)).candidate
+        }
+        let (v1, v2, v3) = (
+            try candidate("2026-01-15T09:00:00Z"), try candidate("2026-01-15T10:00:00Z"), try candidate("2026-01-15T11:00:00Z")
+        )
+        #expect(try await backend.orders.save(v1, at: OrderFixtures.now) == .insert)
+        let older = try await backend.withTransaction { transaction in
+            #expect(try await transaction.orders.save(v3, at: OrderFixtures.now) == .replace)
+            // An older version arrives from elsewhere while this unit holds v3 uncommitted.
+            let racing = Task { try await backend.orders.save(v2, at: OrderFixtures.now) }
+            try await Task.sleep(for: .milliseconds(200))
+            return racing
+        }
+        #expect(try await older.value == .keepNewer)
+        #expect(try await backend.orders.currentVersion(of: v3.identifier)?.updatedAt == v3.updatedAt)
+        #expect(try await backend.orders.history(of: v3.identifier).map(\.updatedAt) == [v1.updatedAt, v3.updatedAt])
+    }
 }

@@ -69,6 +69,45 @@ struct WebServiceContractTests {
         #expect(try await registrations.unregister(deviceIdentifier: Self.device, order: order) == false)
     }
 
+    @Test(
+        "a tag read while an earlier change is uncommitted never skips it once it commits", arguments: BackendFactory.all)
+    func tagWithOutOfOrderCommits(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let type = TestOrderArchive.orderTypeIdentifier
+        for id in ["A", "B"] {
+            _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id))
+            _ = try await backend.registrations.register(
+                OrderRegistration(deviceIdentifier: Self.device, pushToken: "t", order: OrderFixtures.identifier(id)),
+                at: OrderFixtures.now)
+        }
+        let start = try #require(
+            try await backend.registrations.registeredOrders(
+                deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: nil)
+        ).lastModified
+        func newer(_ id: String) throws -> OrderCandidate {
+            try store.prepareOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: "2026-01-16T00:00:00Z"))
+                .candidate
+        }
+        let (a, b) = (try newer("A"), try newer("B"))
+        // A's change is numbered first and held uncommitted; B's is saved meanwhile, and a device
+        // asks while A is still open: whatever tag it is given must not pass A's number.
+        let seen = try await backend.withTransaction { transaction in
+            #expect(try await transaction.orders.save(a, at: OrderFixtures.now) == .replace)
+            let other = Task { try await backend.orders.save(b, at: OrderFixtures.now) }
+            try await Task.sleep(for: .milliseconds(150))
+            let seen = try await backend.registrations.registeredOrders(
+                deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: start)
+            return (seen, other)
+        }
+        #expect(try await seen.1.value == .replace)
+        let tag = seen.0?.lastModified ?? start
+        let after = try await backend.registrations.registeredOrders(
+            deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: tag)
+        let heard = Set((seen.0?.orderIdentifiers ?? []) + (after?.orderIdentifiers ?? []))
+        #expect(heard == ["A", "B"], "told \(seen.0?.orderIdentifiers ?? []) at first, then \(after?.orderIdentifiers ?? [])")
+    }
+
     @Test("the device hears about its orders changed after its tag, never skipping one", arguments: BackendFactory.all)
     func changeTags(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()

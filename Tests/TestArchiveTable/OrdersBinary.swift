@@ -19,7 +19,9 @@ public enum OrdersBinary {
     /// settings that would change what a test sees.
     public static func environment(adding extra: [String: String] = [:]) -> [String: String] {
         var merged = ProcessInfo.processInfo.environment
-        for name in ["ORDERS_TRUST_ROOTS", "ORDERS_DATA_TYPES", "ORDERS_LOG_LEVEL", "LC_ALL", "LC_MESSAGES", "LANG"] {
+        for name in [
+            "ORDERS_TRUST_ROOTS", "ORDERS_DATABASE", "ORDERS_DATA_TYPES", "ORDERS_LOG_LEVEL", "LC_ALL", "LC_MESSAGES", "LANG",
+        ] {
             merged.removeValue(forKey: name)
         }
         merged.merge(extra) { $1 }

@@ -47,7 +47,7 @@ enum FinanceFeedKeys {
     }
 
     /// Unknown keys as warnings; a string holding U+0000 is an error (SQLite's C API would cut it
-    /// there, see WalletCore's `SQLiteText`).
+    /// there, see WalletStorage's `StorableText`).
     static func check(_ tree: JSONValue) throws(FinanceDataError) -> [FinanceFeedWarning] {
         var warnings: [FinanceFeedWarning] = []
         var unknown = 0

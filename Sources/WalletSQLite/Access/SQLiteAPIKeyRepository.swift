@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
 /// ``WalletCore/APIKeyRepository`` in the store file; order types are the key client's rows of
 /// `clientOrderTypes`.
@@ -13,8 +14,8 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
     }
 
     func insertKey(_ key: APIKey, secretDigest: String) async throws(StorageError) {
-        guard SQLiteText.isExact(key.identifier), SQLiteText.isExact(key.name),
-            key.orderTypeIdentifiers.allSatisfy(SQLiteText.isExact)
+        guard StorableText.isExact(key.identifier), StorableText.isExact(key.name),
+            key.orderTypeIdentifiers.allSatisfy(StorableText.isExact)
         else { throw StorageError(reason: "an API key's name and order types cannot contain U+0000") }
         try await executor.writeAccess { db in
             try db.execute(

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
 /// ``WalletCore/AccessRepository`` in the store file.
 final class SQLiteAccessRepository: AccessRepository {
@@ -60,7 +61,7 @@ final class SQLiteAccessRepository: AccessRepository {
             // A type with U+0000 would be compared only up to it; no stored type holds one.
             return OrderTypeAccess(
                 restrictedSince: (row?[0] as Int64?).map(Microseconds.date),
-                isEntitled: SQLiteText.isExact(orderTypeIdentifier) && row?[1] ?? false)
+                isEntitled: StorableText.isExact(orderTypeIdentifier) && row?[1] ?? false)
         }
     }
 
@@ -129,7 +130,7 @@ final class SQLiteAccessRepository: AccessRepository {
     }
 
     func entitle(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError) {
-        guard types.allSatisfy(SQLiteText.isExact) else {
+        guard types.allSatisfy(StorableText.isExact) else {
             throw StorageError(reason: "an order type identifier containing U+0000 cannot be stored")
         }
         try await executor.writeAccess { db in try Self.entitle(client, toOrderTypes: types, in: db) }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
 /// Applies one ``FinanceBatch`` inside a write transaction: upserts that compare with the stored
 /// record (an identical record writes nothing), deletions that cascade from accounts to their
@@ -150,7 +151,7 @@ struct BatchWriter {
     }
 
     private func insertRow(_ transaction: Transaction) throws {
-        try execute(Self.insertTransaction, FinanceRows.arguments(transaction))
+        try execute(Self.insertTransaction, StatementArguments(FinanceRows.arguments(transaction)))
     }
 
     private static let insertTransaction = """

@@ -4,6 +4,7 @@ import OrderPackage
 import OrderStorage
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
 /// ``OrderStorage/OrderRepository`` in the store file: `BEGIN IMMEDIATE` writes with a busy
 /// timeout, so several processes may save at once.
@@ -15,7 +16,7 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
-        try Self.requireExact(candidate.identifier)
+        try StorableText.requireExact(candidate.identifier)
         let addedAt = Microseconds.since1970(time)
         return try await executor.writeOrders { db in try Self.save(candidate, addedAt: addedAt, in: db) }
     }
@@ -24,7 +25,7 @@ final class SQLiteOrderRepository: OrderRepository {
     func save(
         contentsOf candidates: [OrderCandidate], at time: Date
     ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
-        for candidate in candidates { try Self.requireExact(candidate.identifier) }
+        for candidate in candidates { try StorableText.requireExact(candidate.identifier) }
         let addedAt = Microseconds.since1970(time)
         return try await executor.writeOrders { db in try candidates.map { try Self.save($0, addedAt: addedAt, in: db) } }
     }
@@ -38,7 +39,7 @@ final class SQLiteOrderRepository: OrderRepository {
             arguments: [candidate.identifier.orderTypeIdentifier, candidate.identifier.orderIdentifier]
         ).map { row in
             OrderVersionPolicy.StoredVersion(
-                updatedAt: try Self.timestamp(row["updatedAt"]), teamIdentifier: row["teamIdentifier"],
+                updatedAt: try RFC3339Timestamp(stored: row["updatedAt"]), teamIdentifier: row["teamIdentifier"],
                 archiveSHA256: row["archiveSHA256"])
         }
         let decision = OrderVersionPolicy.decide(stored: stored, incoming: candidate)
@@ -78,7 +79,7 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
-        guard Self.isExact(identifier) else { return nil }
+        guard StorableText.isExact(identifier) else { return nil }
         return try executor.readOrders(singleStatement: true) { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: Self.currentSQL), arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
@@ -119,17 +120,18 @@ final class SQLiteOrderRepository: OrderRepository {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let type = query.orderTypeIdentifier {
-            guard SQLiteText.isExact(type) else { return nil }
+            guard StorableText.isExact(type) else { return nil }
             conditions.append("orderTypeIdentifier = ?")
             arguments += [type]
         }
         if let types = query.orderTypeIdentifiers {
-            let exact = types.filter(SQLiteText.isExact).sorted()
+            let exact = types.filter(StorableText.isExact).sorted()
             guard !exact.isEmpty else { return nil }
             conditions.append("orderTypeIdentifier IN (\(Array(repeating: "?", count: exact.count).joined(separator: ", ")))")
             arguments += StatementArguments(exact)
         }
         if let status = query.status {
+            guard StorableText.isExact(status) else { return nil }
             conditions.append("status = ?")
             arguments += [status]
         }
@@ -143,7 +145,7 @@ final class SQLiteOrderRepository: OrderRepository {
     func lookUpServedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
     ) async throws(OrderStoreError) -> ServedOrderLookup {
-        let exact = Self.isExact(identifier)
+        let exact = StorableText.isExact(identifier)
         return try executor.readOrders(singleStatement: true) { db in
             // Always one row: the restriction and the order each joined to it, or NULL. Columns by
             // index: this is every device request's read.
@@ -156,7 +158,7 @@ final class SQLiteOrderRepository: OrderRepository {
             }
             let order = ServedOrder(
                 identifier: identifier, archive: includingArchive ? row[4] : nil, archiveSHA256: digest,
-                updatedAt: try Self.timestamp(row[2]), authenticationToken: row[3])
+                updatedAt: try RFC3339Timestamp(stored: row[2]), authenticationToken: row[3])
             return ServedOrderLookup(restrictedSince: restrictedSince, order: order)
         }
     }
@@ -173,7 +175,7 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
-        guard Self.isExact(identifier) else { return [] }
+        guard StorableText.isExact(identifier) else { return [] }
         return try executor.readOrders { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             let previous = try Row.fetchAll(db.cachedStatement(sql: Self.historySQL), arguments: arguments).map(Self.storedOrder)
@@ -183,7 +185,7 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
-        guard Self.isExact(identifier) else { return false }
+        guard StorableText.isExact(identifier) else { return false }
         return try await executor.writeOrders { db in
             let arguments: StatementArguments = [identifier.orderTypeIdentifier, identifier.orderIdentifier]
             // The order's registrations and the pushes owed for it go with it.
@@ -197,19 +199,6 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     // MARK: - Helpers
-
-    /// No stored key contains U+0000 (``SQLiteText``), so a lookup for one finds nothing rather
-    /// than its prefix.
-    static func isExact(_ identifier: FullyQualifiedOrderIdentifier) -> Bool {
-        SQLiteText.isExact(identifier.orderTypeIdentifier) && SQLiteText.isExact(identifier.orderIdentifier)
-    }
-
-    private static func requireExact(_ identifier: FullyQualifiedOrderIdentifier) throws(OrderStoreError) {
-        guard isExact(identifier) else {
-            throw .unavailable(
-                reason: "an identifier containing U+0000 cannot be stored exactly (\(identifier.clippedDescription))")
-        }
-    }
 
     private static let versionColumns = """
         orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
@@ -245,7 +234,7 @@ final class SQLiteOrderRepository: OrderRepository {
     }
 
     private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
-        guard Self.isExact(identifier) else { return nil }
+        guard StorableText.isExact(identifier) else { return nil }
         return try executor.readOrders { db in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT \(column) FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"),
@@ -257,16 +246,11 @@ final class SQLiteOrderRepository: OrderRepository {
         StoredOrder(
             identifier: FullyQualifiedOrderIdentifier(
                 orderTypeIdentifier: row["orderTypeIdentifier"], orderIdentifier: row["orderIdentifier"]),
-            updatedAt: try timestamp(row["updatedAt"]), createdAt: try timestamp(row["createdAt"]), status: row["status"],
+            updatedAt: try RFC3339Timestamp(stored: row["updatedAt"]), createdAt: try RFC3339Timestamp(stored: row["createdAt"]),
+            status: row["status"],
             merchantIdentifier: row["merchantIdentifier"], merchantDisplayName: row["merchantDisplayName"],
             teamIdentifier: row["teamIdentifier"], archiveSHA256: row["archiveSHA256"], archiveSize: row["archiveSize"],
             addedAt: Microseconds.date(row["addedAt"]), replacedAt: (row["replacedAt"] as Int64?).map(Microseconds.date))
     }
 
-    static func timestamp(_ text: String) throws -> RFC3339Timestamp {
-        guard let timestamp = RFC3339Timestamp(text) else {
-            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
-        }
-        return timestamp
-    }
 }

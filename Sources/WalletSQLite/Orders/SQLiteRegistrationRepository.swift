@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import OrderStorage
 import WalletPrimitives
+import WalletStorage
 
 /// ``OrderStorage/RegistrationRepository`` in the store file.
 final class SQLiteRegistrationRepository: RegistrationRepository {
@@ -12,8 +13,8 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
     }
 
     func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
-        guard SQLiteOrderRepository.isExact(registration.order), SQLiteText.isExact(registration.deviceIdentifier),
-            SQLiteText.isExact(registration.pushToken)
+        guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
+            StorableText.isExact(registration.pushToken)
         else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
         let now = Microseconds.since1970(time)
         return try await executor.writeOrders { db in
@@ -41,7 +42,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
     }
 
     func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
-        guard SQLiteOrderRepository.isExact(order), SQLiteText.isExact(deviceIdentifier) else { return false }
+        guard StorableText.isExact(order), StorableText.isExact(deviceIdentifier) else { return false }
         return try await executor.writeOrders { db in
             try db.execute(
                 sql: """
@@ -54,7 +55,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
     func registeredOrders(
         deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
     ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
-        guard SQLiteText.isExact(deviceIdentifier), SQLiteText.isExact(orderTypeIdentifier) else { return nil }
+        guard StorableText.isExact(deviceIdentifier), StorableText.isExact(orderTypeIdentifier) else { return nil }
         let rows = try executor.readOrders(singleStatement: true) { db in
             try Row.fetchAll(
                 db.cachedStatement(
@@ -71,7 +72,7 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
     }
 
     func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
-        guard SQLiteText.isExact(pushToken) else { return 0 }
+        guard StorableText.isExact(pushToken) else { return 0 }
         return try await executor.writeOrders { db in
             try db.execute(sql: "DELETE FROM orderRegistrations WHERE pushToken = ?", arguments: [pushToken])
             return db.changesCount

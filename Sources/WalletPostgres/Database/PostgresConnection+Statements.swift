@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import WalletPrimitives
+import WalletStorage
+
+extension PostgresConnection {
+    /// Runs one statement (`$1`… placeholders) and returns every row it produced.
+    func rows(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await query(Self.query(sql, arguments), logger: logger) {
+            rows.append(row.makeRandomAccess())
+        }
+        return rows
+    }
+
+    /// Runs one statement for its effect; its rows, if any, are drained and dropped.
+    func run(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws {
+        for try await _ in try await query(Self.query(sql, arguments), logger: logger) {}
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    func value<T: PostgresDecodable>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLValue] = [], logger: Logger
+    ) async throws -> T? where T._DecodableType == T {
+        try await rows(sql, arguments, logger: logger).first.flatMap { try $0[0].decode(T?.self) }
+    }
+
+    /// A statement bound as PostgreSQL's extended protocol binds it: arguments never become SQL.
+    static func query(_ sql: String, _ arguments: [SQLValue]) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let value): bindings.append(value)
+            case .text(let value): bindings.append(value)
+            case .blob(let value): bindings.append(ByteBuffer(data: value))
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+/// Rows read by column index, here and by ``WalletStorage/FinanceRows``.
+extension PostgresRandomAccessRow: FinanceRowReading {
+    package func text(_ index: Int) throws -> String { try self[index].decode(String.self) }
+    package func optionalText(_ index: Int) throws -> String? { try self[index].decode(String?.self) }
+    package func integer(_ index: Int) throws -> Int64 { try self[index].decode(Int64.self) }
+    package func optionalInteger(_ index: Int) throws -> Int64? { try self[index].decode(Int64?.self) }
+    func bytes(_ index: Int) throws -> Data { try self[index].decode(Data.self) }
+    func bool(_ index: Int) throws -> Bool { try self[index].decode(Bool.self) }
+}
+
+extension Optional where Wrapped == Date {
+    /// A nullable instant as its SQL argument.
+    var microseconds: SQLValue { map { .integer(Microseconds.since1970($0)) } ?? .null }
+}

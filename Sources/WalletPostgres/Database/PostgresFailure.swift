@@ -1,0 +1,47 @@
+import Foundation
+import PostgresNIO
+import WalletCore
+import WalletPrimitives
+
+/// What PostgreSQL (or the way to it) reported, in words: postgres-nio's own description of an
+/// error is deliberately generic, so the server's message and SQLSTATE are read out here.
+enum PostgresFailure {
+    /// SQLSTATEs after which the whole transaction is run again: serialization failure and
+    /// deadlock, which PostgreSQL reports under contention and CockroachDB for any conflict.
+    static let retryableStates: Set<String> = ["40001", "40P01"]
+
+    /// The SQLSTATE of a server error, if `error` is one.
+    static func sqlState(of error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// Whether the transaction `error` ended should be run again. Inside a unit of work a
+    /// repository has already turned the server's error into the library's (its protocol's typed
+    /// throw), whose message ends with the SQLSTATE ``describe(_:)`` wrote.
+    static func isRetryable(_ error: any Error) -> Bool {
+        if let state = sqlState(of: error) { return retryableStates.contains(state) }
+        guard let error = error as? any WalletError else { return false }
+        return retryableStates.contains { error.message.hasSuffix("[SQLSTATE \($0)]") }
+    }
+
+    /// One line for people: the server's message and SQLSTATE, or what failed on the way to it.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let info = error.serverInfo, let message = info[.message] {
+            let detail = info[.detail].map { " (\($0))" } ?? ""
+            return "\(message)\(detail) [SQLSTATE \(info[.sqlState] ?? "?")]"
+        }
+        let system =
+            error.underlying as? IOError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? IOError
+        if let system { return "cannot connect: \(String(cString: strerror(system.errnoCode)))" }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+}
+
+extension StorageError {
+    /// A database error, naming where the database is (never its password).
+    init(postgres error: any Error, location: String) {
+        self.init(reason: "\(location): \(PostgresFailure.describe(error))")
+    }
+}

@@ -1,0 +1,198 @@
+import FinanceData
+import Foundation
+import PostgresNIO
+import WalletCore
+import WalletPrimitives
+import WalletStorage
+
+/// Applies one ``FinanceData/FinanceBatch`` inside a write transaction, as WalletSQLite's
+/// `BatchWriter` does: upserts that compare with the stored record (an identical record writes
+/// nothing), deletions that cascade from accounts to their balances and transactions, and a
+/// change record for everything that changed. Stored rows are read `FOR UPDATE`, so a concurrent
+/// import of the same record waits and then compares with what this one wrote.
+struct PostgresBatchWriter {
+    let connection: PostgresConnection
+    let logger: Logger
+    let recordedAt: Int64
+    var summary = FinanceImportSummary()
+    /// Account currencies looked up during this batch; dropped whenever an account changes.
+    private var currencies: [UUID: String] = [:]
+
+    init(connection: PostgresConnection, logger: Logger, recordedAt: Int64) {
+        self.connection = connection
+        self.logger = logger
+        self.recordedAt = recordedAt
+    }
+
+    // MARK: Accounts
+
+    mutating func upsert(_ account: Account) async throws {
+        currencies = [:]
+        let arguments: [SQLValue] = [
+            .text(account.id.uuidString), .text(account.kind.rawValue), .text(TextKey.normalized(account.displayName)),
+            .text(TextKey.normalized(account.institutionName)), .text(account.currencyCode),
+            account.openingDate.microseconds, .blob(try FinanceRows.record(account)),
+        ]
+        if let stored = try await value(Data.self, "SELECT record FROM accounts WHERE id = $1 FOR UPDATE", account.id) {
+            guard try FinanceRows.decode(Account.self, stored) != account else { return summary.accounts.unchanged += 1 }
+            try await run(
+                """
+                UPDATE accounts SET kind = $2, displayNameKey = $3, institutionNameKey = $4, currencyCode = $5, openingDate = $6,
+                record = $7 WHERE id = $1
+                """, arguments)
+            try await record(.accounts, account.id, .update)
+            summary.accounts.updated += 1
+        } else {
+            try await run(
+                """
+                INSERT INTO accounts (id, kind, displayNameKey, institutionNameKey, currencyCode, openingDate, record)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, arguments)
+            try await record(.accounts, account.id, .insert)
+            summary.accounts.inserted += 1
+        }
+    }
+
+    mutating func deleteAccount(_ id: UUID) async throws {
+        currencies = [:]
+        guard try await value(Int32.self, "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", id) != nil else { return }
+        for balance in try await ids("SELECT id FROM balances WHERE accountID = $1 ORDER BY id", id) {
+            try await deleteBalance(balance)
+        }
+        for transaction in try await ids("SELECT id FROM transactions WHERE accountID = $1 ORDER BY id", id) {
+            try await deleteTransaction(transaction)
+        }
+        try await run("DELETE FROM accounts WHERE id = $1", [.text(id.uuidString)])
+        try await record(.accounts, id, .delete)
+        summary.accounts.deleted += 1
+    }
+
+    // MARK: Balances
+
+    mutating func upsert(_ balance: AccountBalance) async throws {
+        let currency = try await accountCurrency(balance.accountID, for: "balance \(balance.id.uuidString)")
+        guard balance.currencyCode == currency, balance.available.map({ $0.amount.currencyCode == currency }) ?? true,
+            balance.booked.map({ $0.amount.currencyCode == currency }) ?? true
+        else {
+            throw FinanceDataError.inconsistentRecord(
+                "balance \(balance.id.uuidString)", reason: "its currency differs from its account's (\(currency))")
+        }
+        let arguments: [SQLValue] = [
+            .text(balance.id.uuidString), .text(balance.accountID.uuidString), balance.available.map(\.asOfDate).microseconds,
+            balance.booked.map(\.asOfDate).microseconds, .text(balance.currencyCode), .blob(try FinanceRows.record(balance)),
+        ]
+        if let stored = try await value(Data.self, "SELECT record FROM balances WHERE id = $1 FOR UPDATE", balance.id) {
+            let previous = try FinanceRows.decode(AccountBalance.self, stored)
+            guard previous != balance else { return summary.balances.unchanged += 1 }
+            try await run(
+                "UPDATE balances SET accountID = $2, availableAsOf = $3, bookedAsOf = $4, currencyCode = $5, record = $6 WHERE id = $1",
+                arguments)
+            try await recordMove(previous.accountID, balance.accountID, balance.id, stream: HistoryStream.balances(accountID:))
+            summary.balances.updated += 1
+        } else {
+            try await run(
+                "INSERT INTO balances (id, accountID, availableAsOf, bookedAsOf, currencyCode, record) VALUES ($1, $2, $3, $4, $5, $6)",
+                arguments)
+            try await record(.balances(accountID: balance.accountID), balance.id, .insert)
+            summary.balances.inserted += 1
+        }
+    }
+
+    mutating func deleteBalance(_ id: UUID) async throws {
+        guard let accountID = try await accountID(of: id, in: "balances") else { return }
+        try await run("DELETE FROM balances WHERE id = $1", [.text(id.uuidString)])
+        try await record(.balances(accountID: accountID), id, .delete)
+        summary.balances.deleted += 1
+    }
+
+    // MARK: Transactions
+
+    mutating func upsert(_ transaction: Transaction) async throws {
+        let currency = try await accountCurrency(transaction.accountID, for: "transaction \(transaction.id.uuidString)")
+        guard transaction.transactionAmount.currencyCode == currency else {
+            throw FinanceDataError.inconsistentRecord(
+                "transaction \(transaction.id.uuidString)",
+                reason:
+                    "its amount is in \(transaction.transactionAmount.currencyCode), its account in \(currency) (use foreignCurrencyAmount)"
+            )
+        }
+        let stored = try await connection.rows(
+            "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 FOR UPDATE",
+            [.text(transaction.id.uuidString)],
+            logger: logger
+        ).first
+        if let stored {
+            let previous = try FinanceRows.transaction(stored)
+            guard previous != transaction else { return summary.transactions.unchanged += 1 }
+            try await run("DELETE FROM transactions WHERE id = $1", [.text(transaction.id.uuidString)])
+            try await run(Self.insertTransaction, FinanceRows.arguments(transaction))
+            try await recordMove(
+                previous.accountID, transaction.accountID, transaction.id, stream: HistoryStream.transactions(accountID:))
+            summary.transactions.updated += 1
+        } else {
+            try await run(Self.insertTransaction, FinanceRows.arguments(transaction))
+            try await record(.transactions(accountID: transaction.accountID), transaction.id, .insert)
+            summary.transactions.inserted += 1
+        }
+    }
+
+    mutating func deleteTransaction(_ id: UUID) async throws {
+        guard let accountID = try await accountID(of: id, in: "transactions") else { return }
+        try await run("DELETE FROM transactions WHERE id = $1", [.text(id.uuidString)])
+        try await record(.transactions(accountID: accountID), id, .delete)
+        summary.transactions.deleted += 1
+    }
+
+    private static let insertTransaction = """
+        INSERT INTO transactions (\(FinanceRows.transactionColumns)) \
+        VALUES (\((1...18).map { "$\($0)" }.joined(separator: ", ")))
+        """
+
+    // MARK: Helpers
+
+    /// The account's currency; the account must exist (in the store or earlier in the batch).
+    /// Its row is locked (shared) so that it cannot be deleted under the record being written.
+    private mutating func accountCurrency(_ accountID: UUID, for record: String) async throws -> String {
+        if let currency = currencies[accountID] { return currency }
+        guard
+            let currency = try await value(String.self, "SELECT currencyCode FROM accounts WHERE id = $1 FOR SHARE", accountID)
+        else { throw FinanceDataError.unknownAccountReference(record, accountID: accountID) }
+        currencies[accountID] = currency
+        return currency
+    }
+
+    /// The account a stored balance or transaction belongs to; nil when it is not stored.
+    private func accountID(of id: UUID, in table: String) async throws -> UUID? {
+        try await value(String.self, "SELECT accountID FROM \(table) WHERE id = $1 FOR UPDATE", id).flatMap(
+            UUID.init(uuidString:))
+    }
+
+    /// An update: in place, or, when the record moved to another account, a delete from the
+    /// old account's stream and an insert into the new one's.
+    private func recordMove(_ from: UUID, _ to: UUID, _ id: UUID, stream: (UUID) -> HistoryStream) async throws {
+        if from == to {
+            try await record(stream(to), id, .update)
+        } else {
+            try await record(stream(from), id, .delete)
+            try await record(stream(to), id, .insert)
+        }
+    }
+
+    private func record(_ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind) async throws {
+        try await PostgresFinanceChangeLog.record(
+            stream, id, kind, client: nil, recordedAt: recordedAt, on: connection, logger: logger)
+    }
+
+    private func ids(_ sql: String, _ id: UUID) async throws -> [UUID] {
+        try await connection.rows(sql, [.text(id.uuidString)], logger: logger).compactMap { UUID(uuidString: try $0.text(0)) }
+    }
+
+    private func value<T: PostgresDecodable>(_ type: T.Type, _ sql: String, _ id: UUID) async throws -> T?
+    where T._DecodableType == T {
+        try await connection.value(type, sql, [.text(id.uuidString)], logger: logger)
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLValue]) async throws {
+        try await connection.run(sql, arguments, logger: logger)
+    }
+}

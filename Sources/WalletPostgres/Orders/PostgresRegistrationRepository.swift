@@ -1,0 +1,85 @@
+import Foundation
+import OrderStorage
+import PostgresNIO
+import WalletPrimitives
+import WalletStorage
+
+/// ``OrderStorage/RegistrationRepository`` in PostgreSQL.
+final class PostgresRegistrationRepository: RegistrationRepository {
+    private let executor: PostgresExecutor
+
+    init(executor: PostgresExecutor) {
+        self.executor = executor
+    }
+
+    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+        guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
+            StorableText.isExact(registration.pushToken)
+        else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
+        let arguments: [SQLValue] =
+            [.text(registration.deviceIdentifier)] + PostgresOrderRepository.key(registration.order) + [
+                .text(registration.pushToken), .integer(Microseconds.since1970(time)),
+            ]
+        return try await executor.writeOrders { connection, logger in
+            // Insert or update, in statements every PostgreSQL-protocol engine has (no `xmax`): a
+            // registration deleted between the two is inserted again.
+            while true {
+                if try await !connection.rows(
+                    """
+                    INSERT INTO orderRegistrations (deviceIdentifier, orderTypeIdentifier, orderIdentifier, pushToken, registeredAt, updatedAt)
+                    VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING 1
+                    """, arguments, logger: logger
+                ).isEmpty {
+                    return RegistrationResult.created
+                }
+                if try await !connection.rows(
+                    """
+                    UPDATE orderRegistrations SET pushToken = $4, updatedAt = $5
+                    WHERE deviceIdentifier = $1 AND orderTypeIdentifier = $2 AND orderIdentifier = $3 RETURNING 1
+                    """, arguments, logger: logger
+                ).isEmpty {
+                    return .updated
+                }
+            }
+        }
+    }
+
+    func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        guard StorableText.isExact(order), StorableText.isExact(deviceIdentifier) else { return false }
+        return try await executor.writeOrders { connection, logger in
+            try await !connection.rows(
+                """
+                DELETE FROM orderRegistrations WHERE deviceIdentifier = $1 AND orderTypeIdentifier = $2 AND orderIdentifier = $3
+                RETURNING 1
+                """, [.text(deviceIdentifier)] + PostgresOrderRepository.key(order), logger: logger
+            ).isEmpty
+        }
+    }
+
+    func registeredOrders(
+        deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
+    ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
+        guard StorableText.isExact(deviceIdentifier), StorableText.isExact(orderTypeIdentifier) else { return nil }
+        let rows = try await executor.readOrders { connection, logger in
+            try await connection.rows(
+                """
+                SELECT o.orderIdentifier, o.changeSequence FROM orderRegistrations r
+                JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
+                WHERE r.deviceIdentifier = $1 AND r.orderTypeIdentifier = $2 AND o.changeSequence > $3
+                ORDER BY o.changeSequence
+                """, [.text(deviceIdentifier), .text(orderTypeIdentifier), .integer(tag?.sequence ?? -1)], logger: logger
+            ).map { (try $0.text(0), try $0.integer(1)) }
+        }
+        guard let last = rows.last else { return nil }
+        return RegisteredOrderChanges(orderIdentifiers: rows.map(\.0), lastModified: OrderChangeTag(sequence: last.1))
+    }
+
+    func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
+        guard StorableText.isExact(pushToken) else { return 0 }
+        return try await executor.writeOrders { connection, logger in
+            try await connection.rows(
+                "DELETE FROM orderRegistrations WHERE pushToken = $1 RETURNING 1", [.text(pushToken)], logger: logger
+            ).count
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import FinanceData
+import Foundation
+import Logging
+import OrderStorage
+import PostgresNIO
+import WalletCore
+import WalletPrimitives
+import WalletStorage
+
+/// The server backend: a PostgreSQL database (or an engine speaking its protocol) shared by any
+/// number of processes, through a pool of postgres-nio connections.
+///
+/// ```swift
+/// let url = try PostgresDatabaseURL("postgres://wallet@db.internal/wallet?sslmode=verify-full")
+/// let backend = try await PostgresBackend.open(url)
+/// let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
+/// ```
+///
+/// Opening migrates the database (``PostgresSchema``) unless ``Options/createIfMissing`` is false;
+/// it refuses a database written by a newer version. Every write is a transaction that is run
+/// again when the server reports a serialization failure or deadlock (``PostgresExecutor``), so
+/// a unit of work's body may run more than once: keep it to storage work.
+public final class PostgresBackend: StorageBackend {
+    /// How the database is opened.
+    public struct Options: Sendable {
+        /// False for readers: a database without this tool's tables (or with older ones) is then
+        /// an error, and nothing is created or migrated.
+        public var createIfMissing: Bool
+        /// The most connections this process opens.
+        public var maximumConnections: Int
+        /// How long to wait for the server to accept a connection.
+        public var connectTimeout: Duration
+
+        public init(createIfMissing: Bool = true, maximumConnections: Int = 20, connectTimeout: Duration = .seconds(10)) {
+            self.createIfMissing = createIfMissing
+            self.maximumConnections = maximumConnections
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    /// Where the database is.
+    public let url: PostgresDatabaseURL
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    let executor: PostgresExecutor
+    public let access: any AccessRepository
+    public let orders: any OrderRepository
+    public let finance: any FinanceDataRepository
+    public let registrations: any RegistrationRepository
+    public let pushOutbox: any PushOutbox
+    public let apiKeys: any APIKeyRepository
+    public var location: String { url.redacted }
+
+    private init(url: PostgresDatabaseURL, client: PostgresClient, running: Task<Void, Never>, logger: Logger) {
+        self.url = url
+        self.client = client
+        self.running = running
+        executor = PostgresExecutor(client: client, connection: nil, logger: logger, location: url.redacted)
+        access = PostgresAccessRepository(executor: executor)
+        orders = PostgresOrderRepository(executor: executor)
+        finance = PostgresFinanceDataRepository(executor: executor)
+        registrations = PostgresRegistrationRepository(executor: executor)
+        pushOutbox = PostgresPushOutbox(executor: executor)
+        apiKeys = PostgresAPIKeyRepository(executor: executor)
+    }
+
+    /// Connects to the database at `url` and migrates it (see ``Options``).
+    ///
+    /// The schema is checked or migrated on a connection of its own, made before the pool: the
+    /// pool retries a server it cannot reach without failing the request that waits, while one
+    /// connection reports at once why it failed (no server, login refused, no such database).
+    ///
+    /// - Throws: ``WalletCore/StorageError`` naming the database (never its password) when it
+    ///   cannot be reached, refuses the login, is not UTF-8, or was written by a newer version.
+    public static func open(
+        _ url: PostgresDatabaseURL, options: Options = Options(), logger: Logger = Logger(label: "wallet.postgres")
+    ) async throws(StorageError) -> PostgresBackend {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(connectTimeout: options.connectTimeout), id: 0, logger: logger)
+            do {
+                if options.createIfMissing {
+                    try await PostgresSchema.migrate(on: connection, logger: logger, location: url.redacted)
+                } else {
+                    try await PostgresSchema.check(on: connection, logger: logger, location: url.redacted)
+                }
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try? await connection.close()
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(postgres: error, location: url.redacted)
+        }
+        var configuration = url.clientConfiguration
+        configuration.options.maximumConnections = max(1, options.maximumConnections)
+        configuration.options.connectTimeout = options.connectTimeout
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        return PostgresBackend(url: url, client: client, running: running, logger: logger)
+    }
+
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        let executor = self.executor
+        return try await executor.transaction("BEGIN") { connection, _ in
+            try await body(PostgresTransaction(executor: executor.transactional(on: connection)))
+        }
+    }
+
+    public func close() async throws {
+        running.cancel()
+        await running.value
+    }
+}
+
+/// The repositories inside one unit of work: on its connection, in its open transaction.
+struct PostgresTransaction: StorageTransaction {
+    let access: any AccessRepository
+    let orders: any OrderRepository
+    let finance: any FinanceDataRepository
+    let registrations: any RegistrationRepository
+
+    init(executor: PostgresExecutor) {
+        access = PostgresAccessRepository(executor: executor)
+        orders = PostgresOrderRepository(executor: executor)
+        finance = PostgresFinanceDataRepository(executor: executor)
+        registrations = PostgresRegistrationRepository(executor: executor)
+    }
+}
+
+extension PostgresDatabaseURL {
+    /// One connection's configuration, TLS as in ``clientConfiguration``.
+    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        switch endpoint {
+        case .unixSocket(let path):
+            configuration = .init(unixSocketPath: path, username: user, password: password, database: database)
+        case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS =
+                switch self.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: Self.unverifiedTLS))
+                case .require: .require(try NIOSSLContext(configuration: Self.unverifiedTLS))
+                case .verifyFull: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+        configuration.options.connectTimeout = .nanoseconds(
+            connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
+        return configuration
+    }
+
+    /// libpq's `prefer` and `require`: encrypted, the certificate not checked.
+    private static var unverifiedTLS: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return configuration
+    }
+
+    /// postgres-nio's configuration for this URL: TLS as libpq's `sslmode` means it (`prefer` and
+    /// `require` encrypt without checking the certificate; `verify-full` checks it against the
+    /// system's roots and the host name).
+    public var clientConfiguration: PostgresClient.Configuration {
+        switch endpoint {
+        case .unixSocket(let path):
+            return PostgresClient.Configuration(unixSocketPath: path, username: user, password: password, database: database)
+        case .tcp(let host, let port):
+            let tls: PostgresClient.Configuration.TLS =
+                switch self.tls {
+                case .disable: .disable
+                case .prefer: .prefer(Self.unverifiedTLS)
+                case .require: .require(Self.unverifiedTLS)
+                case .verifyFull: .require(TLSConfiguration.makeClientConfiguration())
+                }
+            return PostgresClient.Configuration(
+                host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+    }
+}
