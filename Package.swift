@@ -138,6 +138,8 @@ let package = Package(
                 "OrderStorage",
                 "WalletOrders",
                 "WalletPostgres",
+                "WalletSQLite",
+                "WalletStorage",
                 "WalletWire",
                 "OrdersService",
                 "OrderPush",
@@ -213,7 +215,7 @@ let package = Package(
             name: "OrdersServiceTests",
             dependencies: [
                 "orders", "OrdersService", "OrderPush", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
-                "OrderPackage", "TestArchiveTable",
+                "OrderPackage", "TestArchiveTable", "WalletPostgres", "StorageContract",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // The fake APNs: an HTTP/2 TLS server (NIOHTTP2 is built for async-http-client).
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

@@ -23,9 +23,22 @@ final class ServeProcess: @unchecked Sendable {
         self.firstLine = firstLine
     }
 
-    /// Starts `orders serve` on the store, trusting the test root.
+    /// Starts `orders serve` on the SQLite store, trusting the test root.
     static func start(
         store: String, arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> ServeProcess {
+        try start(location: ["--store", store], arguments: arguments, environment: environment)
+    }
+
+    /// Starts `orders serve` on a PostgreSQL database (`--database URL`), trusting the test root.
+    static func start(
+        database: String, arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> ServeProcess {
+        try start(location: ["--database", database], arguments: arguments, environment: environment)
+    }
+
+    private static func start(
+        location: [String], arguments: [String], environment: [String: String]
     ) throws -> ServeProcess {
         let folder = try TemporaryDirectory.make("serve-process")
         let stdoutURL = folder.appendingPathComponent("stdout")
@@ -36,10 +49,10 @@ final class ServeProcess: @unchecked Sendable {
         process.executableURL = OrdersBinary.url
         process.arguments =
             [
-                "serve", "--store", store, "--port", "0", "--trust-root",
+                "serve", "--port", "0", "--trust-root",
                 TestArchiveTable.directory.appendingPathComponent("pki/root.pem").path,
             ]
-            + arguments
+            + location + arguments
         process.environment = OrdersBinary.environment(adding: environment)
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OrderPackage
+import OrderStorage
+import StorageContract
+import TestArchiveTable
+import Testing
+import WalletCore
+import WalletOrders
+import WalletPostgres
+
+/// Two `orders serve` processes on one PostgreSQL database: what one is told, the other acts on.
+@Suite(
+    "Two orders serve instances on one PostgreSQL database", .serialized,
+    .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipNote)))
+struct PostgresInstancesTests {
+    static let order = "/v1/orders/\(ServiceFixture.shopType)/ORDER-1"
+    static let registration = "/v1/devices/phone/registrations/\(ServiceFixture.shopType)/ORDER-1"
+
+    /// A PostgreSQL database holding the test order's first version, a wallet on it, and a key.
+    static func database() async throws -> (url: PostgresDatabaseURL, wallet: WalletStore, key: String) {
+        let url = try await TestPostgres.newDatabase()
+        let configuration = WalletConfiguration(
+            verifier: try TestOrderArchive.verifier(), clock: { TestOrderArchive.now }, logger: Logger(label: "test"))
+        let wallet = WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration)
+        _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make())
+        let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
+        return (url, wallet, key.token)
+    }
+
+    static func pushes(_ instances: [ServeProcess]) -> [Int] {
+        instances.map { $0.standardError.components(separatedBy: "would push").count - 1 }
+    }
+
+    @Test("a device registered through one instance hears of a version saved through the other, exactly once")
+    func pushAcrossInstances() async throws {
+        let (url, wallet, key) = try await Self.database()
+        let a = try ServeProcess.start(database: url.redacted)
+        let b = try ServeProcess.start(database: url.redacted)
+        let (clientA, clientB) = (LoopbackClient(port: a.port), LoopbackClient(port: b.port))
+        let registered = try await clientA.send(
+            .post, Self.registration,
+            headers: [.authorization: "AppleOrder \(ServiceFixture.token)", .contentType: "application/json"],
+            body: Data(#"{"pushToken":"token-1"}"#.utf8))
+        #expect(registered.status == .created)
+        let put = try await clientB.send(
+            .put, "/api/v1/orders",
+            headers: [.authorization: "Bearer \(key)", .contentType: "application/vnd.apple.finance.order"],
+            body: try TestOrderArchive.make(updatedAt: "2026-02-01T08:00:00Z"))
+        #expect(put.status == .ok)
+        // Both drainers poll the one outbox (once a second); one of them sends.
+        var pending = try await wallet.backend.pushOutbox.pendingPushCount()
+        for _ in 0..<500 where pending > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            pending = try await wallet.backend.pushOutbox.pendingPushCount()
+        }
+        try await Task.sleep(for: .milliseconds(1500))  // a second send, if any, would be logged by now
+        #expect(pending == 0)
+        #expect(a.stop() == 0 && b.stop() == 0)
+        #expect(Self.pushes([a, b]).reduce(0, +) == 1, "sent exactly once: \(Self.pushes([a, b]))")
+        // The device, asking either instance, gets the new version.
+        try await clientA.shutdown()
+        try await clientB.shutdown()
+    }
+
+    @Test("kill -9 of an instance in the middle of saves leaves whole versions only; the other delivers the pushes")
+    func killedMidSave() async throws {
+        let (url, wallet, key) = try await Self.database()
+        let a = try ServeProcess.start(database: url.redacted)
+        let b = try ServeProcess.start(database: url.redacted)
+        _ = try await wallet.webService.register(
+            deviceIdentifier: "phone", pushToken: "token-1",
+            for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1"),
+            authenticationToken: ServiceFixture.token)
+        let versions = try (1...30).map { try TestOrderArchive.make(updatedAt: String(format: "2026-02-01T08:00:%02dZ", $0)) }
+        let clientA = LoopbackClient(port: a.port)
+        let saving = Task {
+            var answered = 0
+            for version in versions {
+                let response = try? await clientA.send(
+                    .put, "/api/v1/orders",
+                    headers: [.authorization: "Bearer \(key)", .contentType: "application/vnd.apple.finance.order"], body: version
+                )
+                guard response?.status == .ok else { break }
+                answered += 1
+            }
+            return answered
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(a.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let answered = await saving.value
+        try? await clientA.shutdown()
+
+        // Every stored version is whole (its archive, digest and token), in order, each once;
+        // every answered save is among them.
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        let history = try await wallet.backend.orders.history(of: identifier)
+        let times = history.map(\.updatedAt.text)
+        #expect(times == times.sorted() && Set(times).count == times.count)
+        #expect(history.count >= answered + 1, "answered \(answered), stored \(history.count)")
+        let served = try #require(try await wallet.backend.orders.servedOrder(identifier))
+        #expect(served.archive.map { SHA256Digest.hex(of: $0) } == served.archiveSHA256)
+        #expect(served.authenticationToken == ServiceFixture.token)
+
+        // Pushes owed for committed versions are delivered by the survivor (after the dead
+        // instance's lease, for any it had claimed).
+        var pending = try await wallet.backend.pushOutbox.pendingPushCount()
+        for _ in 0..<4500 where pending > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            pending = try await wallet.backend.pushOutbox.pendingPushCount()
+        }
+        #expect(pending == 0)
+        #expect(b.stop() == 0)
+    }
+}
