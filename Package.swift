@@ -188,7 +188,8 @@ let package = Package(
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "StorageContract", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),
-        .testTarget(name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable"]),
+        .testTarget(
+            name: "WalletOrdersTests", dependencies: ["WalletOrders", "TestArchiveTable", "WalletPostgres", "StorageContract"]),
         // Every backend runs the whole contract (StorageContract's BackendFactory.all).
         .testTarget(
             name: "StorageContractTests",

@@ -298,8 +298,11 @@ scaleout_section() {
   source=$(cd ../TestArchives/sources/small && pwd)
   type=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["orderTypeIdentifier"])' "$source/order.json")
 
+  # Signed once and kept beside the other seeded data (500 `orders pack` runs take minutes).
+  local archives="${TMPDIR:-/tmp}/wallet-orders-benchmarks/scaleout-archives"
+  if [ "$(ls "$archives" 2>/dev/null | wc -l)" -ne 500 ]; then
   echo "== scaleout: signing 20 orders × 25 versions" >&2
-  mkdir -p "$work/archives"
+  rm -rf "$archives" && mkdir -p "$archives"
   local order version folder
   for order in $(seq 0 19); do
     for version in $(seq 0 24); do
@@ -310,27 +313,36 @@ import json, sys
 path, order, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 o = json.load(open(path))
 o["orderIdentifier"] = f"SCALE-{order}"
-o["updatedAt"] = f"2026-01-15T09:00:{version:02d}Z"
+o["updatedAt"] = f"2026-01-16T09:00:{version:02d}Z"
 json.dump(o, open(path, "w"))
 PY
       "$orders" pack "$folder" --certificate "$pki/order.pem" --key "$pki/order.key" --intermediate "$pki/wwdr.pem" \
-        -o "$work/archives/$order-$version.order" >/dev/null
+        -o "$archives/$order-$version.order" >/dev/null
       rm -rf "$folder"
     done
   done
+  fi
 
   # adds BACKEND-ARGS... with P processes → saves/s (every archive once, shares interleaved)
   adds() {
     local processes=$1; shift
-    local files=("$work"/archives/*.order) start pids=() p i share
+    local files=("$archives"/*.order) start pids=() p i share
     start=$(date +%s.%N)
     for p in $(seq 0 $((processes - 1))); do
       share=()
       for i in "${!files[@]}"; do (( i % processes == p )) && share+=("${files[$i]}"); done
-      "$orders" add --yes --trust-root "$root" "$@" "${share[@]}" >/dev/null 2>&1 &
+      "$orders" add --yes --trust-root "$root" "$@" "${share[@]}" >/dev/null 2>"$work/add-$p.err" &
       pids+=($!)
     done
-    for p in "${pids[@]}"; do wait "$p" || [ $? -eq 3 ]; done
+    # Every file must be added or newerExisting (exit 0 or 3): anything else is not a save.
+    local status
+    for p in "${pids[@]}"; do
+      status=0; wait "$p" || status=$?
+      [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || {
+        echo "scaleout: orders add exited $status: $(grep -v '^[0-9]* files:' "$work"/add-*.err | head -3)" >&2
+        exit 1
+      }
+    done
     awk -v n="${#files[@]}" -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", n / (e - s) }'
   }
   # a new, empty PostgreSQL database's URL

@@ -93,7 +93,15 @@ struct HistoryTests {
     func monitoring() async throws {
         let path = WalletFixtures.path()
         let wallet = try await WalletFixtures.authorizedWallet(at: path)
-        let store = wallet.financeStore(for: WalletFixtures.client)
+        // Another process (its own connections) ingests the update.
+        try await Self.expectMonitoring(wallet.financeStore(for: WalletFixtures.client)) {
+            try await WalletFixtures.wallet(at: path).importFeed(WalletFixtures.feed("finance-feed-update.json"))
+        }
+    }
+
+    /// Monitors the checking account's transactions: the catch-up (the sample feed's five), then
+    /// the changes `importUpdate` (the update feed) makes, live, then cancellation.
+    static func expectMonitoring(_ store: FinanceStore, importUpdate: () async throws -> Void) async throws {
         let received = AsyncStream<Changes<Transaction>>.makeStream()
         let reader = Task {
             for try await changes in store.transactionHistory(forAccountID: WalletFixtures.checking, isMonitoring: true) {
@@ -104,9 +112,7 @@ struct HistoryTests {
         let catchUp = try #require(await batches.next())
         #expect(catchUp.inserted.count == 5)
 
-        // Another process (its own connections) ingests the update.
-        let other = try WalletFixtures.wallet(at: path)
-        try await other.importFeed(WalletFixtures.feed("finance-feed-update.json"))
+        try await importUpdate()
         let live = try #require(await batches.next())
         #expect(live.updated.map(\.transactionDescription) == ["Coffee"])
         #expect(live.inserted.map(\.transactionDescription) == ["Cinema"])

@@ -80,12 +80,23 @@ enum WalletFixtures {
         history: HistoryConfiguration = HistoryConfiguration(batchSize: 500, pollInterval: .milliseconds(20)),
         logs: LogMessages = LogMessages()
     ) throws -> WalletStore {
+        try WalletStore(
+            path: path,
+            configuration: configuration(availability: availability, prompt: prompt, clock: clock, history: history, logs: logs))
+    }
+
+    /// The tests' configuration: the test PKI, a test clock, fast history polling.
+    static func configuration(
+        availability: DataAvailability = DataAvailability(), prompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
+        clock: TestClock = TestClock(),
+        history: HistoryConfiguration = HistoryConfiguration(batchSize: 500, pollInterval: .milliseconds(20)),
+        logs: LogMessages = LogMessages()
+    ) throws -> WalletConfiguration {
         let logger = Logger(label: "tests") { _ in CapturingLogHandler(messages: logs) }
         let verifier = OrderVerifier(trustStore: try TestArchiveTable.trustStore(), clock: { TestOrderArchive.now })
-        let configuration = WalletConfiguration(
+        return WalletConfiguration(
             availability: availability, verifier: verifier, authorizationPrompt: prompt, history: history, clock: { clock.now() },
             logger: logger)
-        return try WalletStore(path: path, configuration: configuration)
     }
 
     /// A wallet with the sample feed imported and the client authorized for both accounts.

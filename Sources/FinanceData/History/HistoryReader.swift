@@ -32,6 +32,9 @@ actor HistoryReader<Model: Identifiable & Sendable> where Model.ID == UUID {
             return changes
         } catch {
             finished = true
+            // A store read interrupted by cancellation fails with the store's own error (its
+            // protocol's typed throw); the caller cancelled, so that is what it hears.
+            if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
             throw error
         }
     }

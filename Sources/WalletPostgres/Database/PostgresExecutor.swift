@@ -41,22 +41,35 @@ struct PostgresExecutor: Sendable {
         return try await transaction("BEGIN", body)
     }
 
+    /// Statements each of which is its own transaction (autocommit), or, inside a unit of work, on
+    /// its connection. For bodies whose every statement is correct alone (a compare-and-swap): no
+    /// lock is then held across a round trip to this process.
+    func statements<T: Sendable>(_ body: @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        if let connection { return try await translating { try await body(connection, logger) } }
+        return try await retrying { try await client.withConnection { try await body($0, logger) } }
+    }
+
     /// `body` in a transaction on a leased connection, retried on serialization failures.
     func transaction<T: Sendable>(
         _ begin: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
-        var attempt = 1
+        try await retrying {
+            try await client.withConnection { connection in try await Self.run(begin, body, on: connection, logger: logger) }
+        }
+    }
+
+    /// `attempt` again after a serialization failure or deadlock, up to ``maximumAttempts`` times:
+    /// after 10, 20, 40, 80 ms, each with up to as much again at random, so that two transactions
+    /// that collided do not collide again in step.
+    private func retrying<T: Sendable>(_ attempt: () async throws -> T) async throws -> T {
+        var attempts = 1
         while true {
             do {
-                return try await client.withConnection { connection in
-                    try await Self.run(begin, body, on: connection, logger: logger)
-                }
-            } catch  where PostgresFailure.isRetryable(error) && attempt < Self.maximumAttempts {
-                // 10, 20, 40, 80 ms, each with up to as much again at random, so that two
-                // transactions that collided do not collide again in step.
-                let base = 10 << (attempt - 1)
+                return try await attempt()
+            } catch  where PostgresFailure.isRetryable(error) && attempts < Self.maximumAttempts {
+                let base = 10 << (attempts - 1)
                 try await Task.sleep(for: .milliseconds(base + Int.random(in: 0...base)))
-                attempt += 1
+                attempts += 1
             } catch {
                 throw translated(error)
             }

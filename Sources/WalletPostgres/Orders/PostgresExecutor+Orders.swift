@@ -13,6 +13,12 @@ extension PostgresExecutor {
         do { return try await read(consistent: consistent, body) } catch { throw OrderStoreError(backendFailure: error) }
     }
 
+    func statementsOrders<T: Sendable>(
+        _ body: @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(OrderStoreError) -> T {
+        do { return try await statements(body) } catch { throw OrderStoreError(backendFailure: error) }
+    }
+
     func writeOrders<T: Sendable>(
         _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(OrderStoreError) -> T {

@@ -7,9 +7,14 @@ import WalletPrimitives
 import WalletStorage
 
 /// ``OrderStorage/OrderRepository`` in PostgreSQL, safe when several processes save versions of
-/// one order at once: the save locks the order's row (`FOR UPDATE`) before it decides, and a new
-/// order is inserted with `ON CONFLICT DO NOTHING`, so of two processes inserting the same order
-/// one inserts and the other decides again against that row.
+/// one order at once. A save reads the stored version, decides with ``OrderVersionPolicy``, and
+/// writes in **one statement** that holds only if the stored version is still the one it read:
+/// a new order is inserted `ON CONFLICT DO NOTHING`; a replacement locks the row `FOR UPDATE`
+/// where its digest is still the one read (PostgreSQL re-checks that against a concurrent
+/// commit), and moves it to the history, writes the pushes owed, takes the change number and
+/// updates the row, all in that statement. When the condition fails the save reads and decides
+/// again. Outside a unit of work each statement is its own transaction, so the change number's
+/// row lock is never held across a round trip to this process.
 final class PostgresOrderRepository: OrderRepository {
     private let executor: PostgresExecutor
 
@@ -20,7 +25,7 @@ final class PostgresOrderRepository: OrderRepository {
     func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
         try StorableText.requireExact(candidate.identifier)
         let addedAt = Microseconds.since1970(time)
-        return try await executor.writeOrders { connection, logger in
+        return try await executor.statementsOrders { connection, logger in
             try await Self.save(candidate, addedAt: addedAt, on: connection, logger: logger)
         }
     }
@@ -44,9 +49,11 @@ final class PostgresOrderRepository: OrderRepository {
         _ candidate: OrderCandidate, addedAt: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> OrderVersionPolicy.Decision {
         let key: [SQLValue] = [.text(candidate.identifier.orderTypeIdentifier), .text(candidate.identifier.orderIdentifier)]
-        while true {
+        // Each pass fails only because another save changed the order in between; a thousand in a
+        // row is not contention but a fault.
+        for _ in 0..<1000 {
             let stored = try await connection.rows(
-                "SELECT updatedAt, teamIdentifier, archiveSHA256 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 FOR UPDATE",
+                "SELECT updatedAt, teamIdentifier, archiveSHA256 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
                 key, logger: logger
             ).first.map { row in
                 OrderVersionPolicy.StoredVersion(
@@ -56,43 +63,52 @@ final class PostgresOrderRepository: OrderRepository {
             let decision = OrderVersionPolicy.decide(stored: stored, incoming: candidate)
             switch decision {
             case .insert:
-                let inserted = try await connection.rows(
-                    """
-                    WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
-                    INSERT INTO orders (\(versionColumns), changeSequence)
-                    SELECT \(placeholders(1...14)), value FROM next
-                    ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
-                    """, arguments(candidate, addedAt: addedAt), logger: logger)
-                // Another process inserted the order since the SELECT: decide again against it
-                // (the statement's number was taken and left unused: tags may skip numbers,
-                // never changes).
-                if inserted.isEmpty { continue }
+                // The number a losing insert took is left unused: tags may skip numbers, never changes.
+                if try await connection.rows(Self.insertSQL, arguments(candidate, addedAt: addedAt), logger: logger).isEmpty {
+                    continue
+                }
             case .replace:
-                // Every device registered for the order is owed a push, committed with the version.
-                try await connection.run(
-                    """
-                    INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
-                    SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
-                    WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-                    """, key + [.integer(addedAt)], logger: logger)
-                try await connection.run(
-                    """
-                    INSERT INTO orderVersions (\(versionColumns), replacedAt)
-                    SELECT \(versionColumns), $3 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-                    """, key + [.integer(addedAt)], logger: logger)
-                // The change number last: its row lock is held from here to the commit.
-                try await connection.run(
-                    """
-                    WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
-                    UPDATE orders SET (\(versionColumns), changeSequence) = (SELECT \(placeholders(1...14)), value FROM next)
-                    WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-                    """, arguments(candidate, addedAt: addedAt), logger: logger)
+                guard let expected = stored?.archiveSHA256 else { continue }
+                if try await connection.rows(
+                    Self.replaceSQL, arguments(candidate, addedAt: addedAt) + [.text(expected)], logger: logger
+                ).isEmpty {
+                    continue
+                }
             case .unchanged, .keepNewer, .conflict, .signerChanged:
                 break
             }
             return decision
         }
+        throw OrderStoreError.unavailable(
+            reason: "\(candidate.identifier.clippedDescription) changed under a thousand saves in a row; not saved")
     }
+
+    private static let insertSQL = """
+        WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
+        INSERT INTO orders (\(versionColumns), changeSequence)
+        SELECT \(placeholders(1...14)), value FROM next
+        ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
+        """
+
+    /// $1…$14: the new version (``versionColumns``), $13 its `addedAt` (the old one's
+    /// `replacedAt`), $15 the digest the decision was made against. No row back: the stored
+    /// version changed meanwhile, and nothing was written.
+    private static let replaceSQL = """
+        WITH old AS (
+            SELECT id, \(versionColumns) FROM orders
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $15 FOR UPDATE),
+        history AS (
+            INSERT INTO orderVersions (\(versionColumns), replacedAt) SELECT \(versionColumns), $13 FROM old),
+        pushes AS (
+            INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
+            SELECT r.pushToken, r.orderTypeIdentifier, r.orderIdentifier, r.deviceIdentifier, $13, $13
+            FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2),
+        next AS (
+            UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
+        UPDATE orders SET (\(versionColumns), changeSequence) = (\(placeholders(1...14)), next.value)
+        FROM old, next WHERE orders.id = old.id
+        RETURNING 1
+        """
 
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
         guard StorableText.isExact(identifier) else { return nil }
