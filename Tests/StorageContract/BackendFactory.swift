@@ -40,6 +40,9 @@ public enum TestPostgres {
         try? PostgresDatabaseURL($0)
     }
 
+    /// The same cluster over loopback TCP with TLS (`ORDERS_TEST_POSTGRES_TCP`, no `sslmode`).
+    public static let tcpURL: String? = ProcessInfo.processInfo.environment["ORDERS_TEST_POSTGRES_TCP"]
+
     public static let isRequired = ProcessInfo.processInfo.environment["ORDERS_REQUIRE_POSTGRES"] == "1"
 
     public static let skipNote =

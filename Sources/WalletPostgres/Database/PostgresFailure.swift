@@ -34,6 +34,11 @@ enum PostgresFailure {
         let system =
             error.underlying as? IOError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? IOError
         if let system { return "cannot connect: \(String(cString: strerror(system.errnoCode)))" }
+        if let tls = error.underlying as? NIOSSLError {
+            return "\(tls)".contains("CERTIFICATE_VERIFY_FAILED")
+                ? "TLS: the server's certificate is not signed by a trusted root or does not name this host (sslmode=verify-full)"
+                : "TLS handshake failed (\(tls))"
+        }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
     }
