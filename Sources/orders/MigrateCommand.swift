@@ -38,12 +38,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = String(from.dropFirst("sqlite:".count))
-        let url: PostgresDatabaseURL
-        do {
-            url = try PostgresDatabaseURL(to)
-        } catch .malformed(let reason) {
-            throw CommandFailure("--to is not a usable database URL: \(reason)")
-        }
+        let url = try PostgresDatabaseURL.parse(to, from: "--to")
         let source = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: false))
         var logger = Logger(label: "orders.postgres")
         logger.logLevel = .error

@@ -19,25 +19,19 @@ struct StoreOptions: ParsableArguments {
                 + "or postgres://USER@/DB?host=/socket/dir. Default: ORDERS_DATABASE.", valueName: "url"))
     var database: String?
 
-    /// The PostgreSQL database, when one is chosen.
+    /// The PostgreSQL database, when one is chosen: `--database`, else `ORDERS_DATABASE` unless
+    /// `--store` is given.
     var databaseURL: PostgresDatabaseURL? {
         get throws {
-            guard store == nil || database != nil else { return nil }
-            let text = database ?? ProcessInfo.processInfo.environment["ORDERS_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
-            guard let text else { return nil }
-            let source = database == nil ? "ORDERS_DATABASE" : "--database"
-            if store != nil { throw CommandFailure("give --store or --database, not both") }
-            do {
-                return try PostgresDatabaseURL(text)
-            } catch .malformed(let reason) {
-                throw CommandFailure("\(source) is not a usable database URL: \(reason)")
+            if let database {
+                guard store == nil else { throw CommandFailure("give --store or --database, not both") }
+                return try PostgresDatabaseURL.parse(database, from: "--database")
             }
+            guard store == nil, let text = ProcessInfo.processInfo.environment["ORDERS_DATABASE"], !text.isEmpty else {
+                return nil
+            }
+            return try PostgresDatabaseURL.parse(text, from: "ORDERS_DATABASE")
         }
-    }
-
-    /// Where the data is, for messages: the SQLite path or the URL without its password.
-    var location: String {
-        get throws { try databaseURL?.redacted ?? path }
     }
 
     var path: String {
@@ -114,5 +108,19 @@ struct OrderIdentifierOptions: ParsableArguments {
 
     var identifier: FullyQualifiedOrderIdentifier {
         FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+    }
+}
+
+extension PostgresDatabaseURL {
+    /// `text` from the option or variable `source`; a URL that cannot be used is a usage error
+    /// naming `source` and what is wrong (never the password).
+    static func parse(_ text: String, from source: String) throws(CommandFailure) -> PostgresDatabaseURL {
+        do {
+            return try PostgresDatabaseURL(text)
+        } catch {
+            switch error {
+            case .malformed(let reason): throw CommandFailure("\(source) is not a usable database URL: \(reason)")
+            }
+        }
     }
 }
