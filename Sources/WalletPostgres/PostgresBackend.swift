@@ -105,28 +105,13 @@ public final class PostgresBackend: StorageBackend {
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         let executor = self.executor
         return try await executor.transaction("BEGIN") { connection, _ in
-            try await body(PostgresTransaction(executor: executor.transactional(on: connection)))
+            try await body(Self.transaction(on: executor.transactional(on: connection)))
         }
     }
 
     public func close() async throws {
         running.cancel()
         await running.value
-    }
-}
-
-/// The repositories inside one unit of work: on its connection, in its open transaction.
-struct PostgresTransaction: StorageTransaction {
-    let access: any AccessRepository
-    let orders: any OrderRepository
-    let finance: any FinanceDataRepository
-    let registrations: any RegistrationRepository
-
-    init(executor: PostgresExecutor) {
-        access = PostgresAccessRepository(executor: executor)
-        orders = PostgresOrderRepository(executor: executor)
-        finance = PostgresFinanceDataRepository(executor: executor)
-        registrations = PostgresRegistrationRepository(executor: executor)
     }
 }
 
@@ -177,5 +162,15 @@ extension PostgresDatabaseURL {
             return PostgresClient.Configuration(
                 host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
+    }
+}
+
+extension PostgresBackend {
+    /// The repositories inside one unit of work: on its connection, in its open transaction.
+    static func transaction(on executor: PostgresExecutor) -> BoundTransaction {
+        BoundTransaction(
+            access: PostgresAccessRepository(executor: executor), orders: PostgresOrderRepository(executor: executor),
+            finance: PostgresFinanceDataRepository(executor: executor),
+            registrations: PostgresRegistrationRepository(executor: executor))
     }
 }

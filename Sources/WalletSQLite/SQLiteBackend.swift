@@ -77,7 +77,7 @@ public final class SQLiteBackend: StorageBackend {
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         let pool = self.pool
-        let transaction = SQLiteTransaction(executor: executor.transactional)
+        let transaction = Self.transaction(on: executor.transactional)
         return try await executor.gate.run {
             do {
                 try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
@@ -114,17 +114,12 @@ public final class SQLiteBackend: StorageBackend {
     }
 }
 
-/// The repositories inside one unit of work: on the writer connection, in its open transaction.
-struct SQLiteTransaction: StorageTransaction {
-    let access: any AccessRepository
-    let orders: any OrderRepository
-    let finance: any FinanceDataRepository
-    let registrations: any RegistrationRepository
-
-    init(executor: SQLiteExecutor) {
-        access = SQLiteAccessRepository(executor: executor)
-        orders = SQLiteOrderRepository(executor: executor)
-        finance = SQLiteFinanceDataRepository(executor: executor)
-        registrations = SQLiteRegistrationRepository(executor: executor)
+extension SQLiteBackend {
+    /// The repositories inside one unit of work: on its connection, in its open transaction.
+    static func transaction(on executor: SQLiteExecutor) -> BoundTransaction {
+        BoundTransaction(
+            access: SQLiteAccessRepository(executor: executor), orders: SQLiteOrderRepository(executor: executor),
+            finance: SQLiteFinanceDataRepository(executor: executor),
+            registrations: SQLiteRegistrationRepository(executor: executor))
     }
 }

@@ -51,3 +51,22 @@ public protocol StorageTransaction: Sendable {
     var finance: any FinanceDataRepository { get }
     var registrations: any RegistrationRepository { get }
 }
+
+/// A unit of work's repositories, as a backend hands them to
+/// ``StorageBackend/withTransaction(_:)``: each already bound to the open transaction.
+package struct BoundTransaction: StorageTransaction {
+    package let access: any AccessRepository
+    package let orders: any OrderRepository
+    package let finance: any FinanceDataRepository
+    package let registrations: any RegistrationRepository
+
+    package init(
+        access: any AccessRepository, orders: any OrderRepository, finance: any FinanceDataRepository,
+        registrations: any RegistrationRepository
+    ) {
+        self.access = access
+        self.orders = orders
+        self.finance = finance
+        self.registrations = registrations
+    }
+}
