@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WalletPostgres", targets: ["WalletPostgres"]),
         .library(name: "WalletOrders", targets: ["WalletOrders"]),
         .library(name: "WalletWire", targets: ["WalletWire"]),
+        .library(name: "OrdersWebProtocol", targets: ["OrdersWebProtocol"]),
         .library(name: "OrdersService", targets: ["OrdersService"]),
         .library(name: "OrderPush", targets: ["OrderPush"]),
         .executable(name: "orders", targets: ["orders"]),
@@ -148,12 +149,17 @@ let package = Package(
             ]
         ),
 
+        // The Orders web service's request parsing without a server: header values (Authorization,
+        // HTTP-dates, entity tags), device bodies, path identifiers, the request error. Apart from
+        // OrdersService so FuzzTesting reaches it without building Hummingbird.
+        .target(name: "OrdersWebProtocol", dependencies: ["WalletPrimitives"]),
         // Apple's Orders web service and the merchant API on Hummingbird; errors → HTTP status in
         // one table.
         .target(
             name: "OrdersService",
             dependencies: [
-                "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives",
+                "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore",
+                "WalletPrimitives",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -222,11 +228,13 @@ let package = Package(
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // Fuzz findings in the request parsers replayed as tests (FuzzTesting/Regressions).
+        .testTarget(name: "OrdersWebProtocolTests", dependencies: ["OrdersWebProtocol"]),
         .testTarget(
             name: "OrdersCLITests",
             dependencies: [
                 "orders", "OrderPackage", "OrderStorage", "WalletCore", "WalletSQLite", "FinanceData", "WalletPrimitives",
-                "OrdersService", "WalletOrders", "WalletPostgres",
+                "OrdersService", "OrdersWebProtocol", "WalletOrders", "WalletPostgres",
                 "TestArchiveTable", "StorageContract",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStorage
 import OrdersService
+import OrdersWebProtocol
 import TestArchiveTable
 import Testing
 import WalletCore

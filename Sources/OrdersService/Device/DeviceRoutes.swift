@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OrderStorage
+import OrdersWebProtocol
 import WalletOrders
 import WalletPrimitives
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import OrderStorage
+import OrdersWebProtocol
 
 /// Route parameters, percent-decoded: identifiers are any non-empty strings, and a `/` inside
 /// one arrives as `%2F`.
@@ -8,13 +9,7 @@ enum PathParameter {
         guard let raw = context.parameters.get(name) else {
             throw .invalidParameter(name: name, reason: "missing")
         }
-        // Most identifiers need no decoding, and Foundation's decoder costs more than the rest
-        // of the route.
-        if !raw.isEmpty, !raw.utf8.contains(UInt8(ascii: "%")) { return raw }
-        guard let value = raw.removingPercentEncoding, !value.isEmpty else {
-            throw .invalidParameter(name: name, reason: "not a valid percent-encoded, non-empty string")
-        }
-        return value
+        return try PathIdentifier.decoded(raw, name: name)
     }
 
     /// `{orderTypeIdentifier}/{orderIdentifier}`.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OrdersWebProtocol
 
 /// Request bodies read whole, up to a limit per route.
 enum RequestBody {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import OrderPackage
 import OrderStorage
+import OrdersWebProtocol
 import WalletCore
 import WalletOrders
 import WalletPrimitives

@@ -2,11 +2,11 @@ import Foundation
 import WalletPrimitives
 
 /// The body of a registration: `{"pushToken": "<APNs device token>"}`.
-enum PushTokenBody {
+public enum PushTokenBody {
     /// Longer than any APNs token (64 hex digits today; Apple says not to rely on the length).
-    static let maximumLength = 400
+    public static let maximumLength = 400
 
-    static func parse(_ body: Data) throws(ServiceRequestError) -> String {
+    public static func parse(_ body: Data) throws(ServiceRequestError) -> String {
         let value: JSONValue
         do {
             value = try JSONParser(maximumDepth: 8).parse(body).value

@@ -3,8 +3,8 @@ import WalletPrimitives
 
 /// The body of `POST /v1/log`: `{"logs": ["…"]}` (Apple's LogEntries shape) or a bare array of
 /// strings, as some clients send. Non-string entries are written as their JSON text.
-enum DeviceLogEntries {
-    static func parse(_ body: Data) throws(ServiceRequestError) -> [String] {
+public enum DeviceLogEntries {
+    public static func parse(_ body: Data) throws(ServiceRequestError) -> [String] {
         let value: JSONValue
         do {
             value = try JSONParser(maximumDepth: 16).parse(body).value

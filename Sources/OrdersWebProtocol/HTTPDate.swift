@@ -8,23 +8,23 @@
 ///
 /// Hand-written rather than through `DateFormatter`: no locale, no shared mutable formatter, and
 /// a hostile header costs one pass over at most 64 bytes.
-enum HTTPDate {
+public enum HTTPDate {
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// IMF-fixdate of whole seconds since 1970 (UTC).
-    static func format(_ secondsSinceEpoch: Int64) -> String {
+    public static func format(_ secondsSinceEpoch: Int64) -> String {
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secondOfDay = secondsSinceEpoch - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(Int(secondOfDay / 3600))):"
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(four(year)) \(two(Int(secondOfDay / 3600))):"
             + "\(two(Int(secondOfDay / 60 % 60))):\(two(Int(secondOfDay % 60))) GMT"
     }
 
     /// Seconds since 1970 of an IMF-fixdate, RFC 850 date, asctime date, or decimal epoch
     /// seconds; nil for anything else.
-    static func parse(_ text: some StringProtocol) -> Int64? {
+    public static func parse(_ text: some StringProtocol) -> Int64? {
         let bytes = Array(text.utf8.prefix(65))
         guard !bytes.isEmpty, bytes.count <= 64 else { return nil }
         if bytes.allSatisfy({ (0x30...0x39).contains($0) }) {
@@ -63,6 +63,13 @@ enum HTTPDate {
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    /// IMF-fixdate's year is four digits: 994 is "0994" (found by FuzzServiceRequest, whose
+    /// read-back of "0994" failed when the year was written "994").
+    private static func four(_ year: Int64) -> String {
+        let digits = String(year.magnitude)
+        return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
 
     // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian).
     private static func days(year: Int, month: Int, day: Int) -> Int64 {

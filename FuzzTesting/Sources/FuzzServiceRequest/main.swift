@@ -1,0 +1,51 @@
+import Foundation
+import FuzzSupport
+import OrderStorage
+import OrdersWebProtocol
+
+// What `orders serve` reads from a request before any store access: the first byte picks the
+// parser, the rest is its input — Authorization (AppleOrder / Bearer), If-Modified-Since,
+// If-None-Match, the registrations tag, a push-token body, a log body, a path identifier.
+// Properties: nothing crashes; credentials are never empty nor carry the scheme's spaces; an
+// HTTP-date read back from its own formatting is the same instant; a tag parses to itself.
+private let tag = EntityTag(opaque: String(repeating: "ab", count: 32))
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzServiceRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput.data(UnsafeRawPointer(start), count)
+    guard let selector = input.first else { return 0 }
+    let body = input.dropFirst()
+    let text = String(decoding: body, as: UTF8.self)
+    switch selector % 7 {
+    case 0:
+        for scheme in ["AppleOrder", "Bearer"] {
+            if let credentials = AuthorizationHeader.credentials(scheme: scheme, in: text) {
+                FuzzInput.check(!credentials.isEmpty, "empty credentials")
+                FuzzInput.check(credentials.trimmingSpaces == credentials[...], "credentials keep outer spaces")
+            }
+        }
+    case 1:
+        if let seconds = HTTPDate.parse(text), (-62_135_596_800...253_402_300_799).contains(seconds) {
+            FuzzInput.check(HTTPDate.parse(HTTPDate.format(seconds)) == seconds, "\(seconds) does not read back")
+        }
+    case 2:
+        _ = tag.isMatched(byIfNoneMatch: text)
+    case 3:
+        if let parsed = OrderChangeTag(text: text) {
+            FuzzInput.check(OrderChangeTag(text: parsed.description) == parsed, "tag \(parsed) does not read back")
+        }
+    case 4:
+        if let token = try? PushTokenBody.parse(Data(body)) {
+            FuzzInput.check(!token.isEmpty && token.utf8.count <= PushTokenBody.maximumLength, "token out of bounds")
+        }
+    case 5:
+        _ = try? DeviceLogEntries.parse(Data(body))
+    default:
+        if let identifier = try? PathIdentifier.decoded(text, name: "orderIdentifier") {
+            FuzzInput.check(!identifier.isEmpty, "an empty identifier")
+        }
+    }
+    return 0
+}
+
+FuzzDriver.run(fuzzServiceRequest)

@@ -1,0 +1,32 @@
+import Foundation
+import FuzzSupport
+
+@testable import OrderPackage
+
+// The detached CMS signature and the certificates inside it (SignedDataLayout's BER walk, then
+// OpenSSL's CMS and X.509 parsers), over basic.order's manifest with the test PKI trusted; and the
+// same bytes as a certificate file (PEM or DER) as `--trust-root` reads it. Properties: nothing
+// crashes or leaks; an input that is not basic.order's own signature never verifies.
+private let sample = (try? ZipArchive(reading: FuzzInput.repositoryFile("TestArchives/valid/basic.order"))) ?? nil
+private let manifest = sample?[Manifest.fileName] ?? Data()
+private let signature = sample?[Manifest.signatureFileName] ?? Data()
+private let verifier: SignatureVerifier = {
+    let root = FuzzInput.repositoryFile("TestArchives/pki/root.pem")
+    guard let store = try? TrustStore.apple.adding(roots: [root]) else { fatalError("the test root does not load") }
+    return SignatureVerifier(trustStore: store)
+}()
+private let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzSignature(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput.data(UnsafeRawPointer(start), count)
+    let outcome = verifier.verify(
+        signature: input, manifest: manifest, orderTypeIdentifier: nil, time: .signingTime, now: now)
+    if input != signature {
+        FuzzInput.check(!outcome.errors.isEmpty, "a signature other than the sample's verified")
+    }
+    _ = try? X509Certificate.certificates(pemOrDER: input)
+    return 0
+}
+
+FuzzDriver.run(fuzzSignature)
