@@ -16,7 +16,7 @@ struct FinanceCommand: AsyncParsableCommand {
             """,
         subcommands: [
             FinanceImportCommand.self, FinanceAccountsCommand.self, FinanceBalancesCommand.self, FinanceTransactionsCommand.self,
-            FinanceHistoryCommand.self,
+            FinanceHistoryCommand.self, FinanceCompactCommand.self,
         ])
 }
 
@@ -81,6 +81,24 @@ struct FinanceImportCommand: AsyncParsableCommand {
                 line("  transactions", summary.transactions),
             ]
             .joined(separator: "\n"))
+    }
+}
+
+/// `orders finance compact`: what every import does at its end, for a store that receives none.
+struct FinanceCompactCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Remove history change records older than the retention (180 days), as every import does.",
+        discussion: """
+            History tokens older than the retention then answer "invalid token" and their holders \
+            start over. All or nothing: a failure (a full disk, say) removes none.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let removed = try await store.wallet().compactHistory()
+        Output.line("removed \(removed) change record\(removed == 1 ? "" : "s") older than the retention")
     }
 }
 

@@ -46,8 +46,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The TLS certificate's private key (PEM).", valueName: "file"))
     var tlsKey: String?
 
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close a connection that sends and receives nothing for this many seconds.", valueName: "seconds"))
+    var idleTimeout = 60
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
+        guard (1...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)")
+        }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
     }
@@ -160,7 +168,8 @@ struct PushOptions: ParsableArguments {
 extension ServeCommand {
     /// HTTP/1.1, over TLS with `--tls-certificate` and `--tls-key`.
     func server() throws -> HTTPServerBuilder {
-        guard let tlsCertificate, let tlsKey else { return OrdersService.server() }
+        let idle = Duration.seconds(idleTimeout)
+        guard let tlsCertificate, let tlsKey else { return OrdersService.server(idleTimeout: idle) }
         let chainPEM = try FileInput.contents(of: tlsCertificate, what: "TLS certificate")
         let keyPEM = try FileInput.contents(of: tlsKey, what: "TLS key")
         // NIOSSL's errors name no file ("failedToLoadCertificate"): say which one is wrong.
@@ -173,7 +182,7 @@ extension ServeCommand {
         do {
             return try OrdersService.server(
                 tls: TLSConfiguration.makeServerConfiguration(
-                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)), idleTimeout: idle)
         } catch {
             throw CommandFailure("cannot use the TLS certificate and key (\(tlsCertificate), \(tlsKey)): \(error)")
         }

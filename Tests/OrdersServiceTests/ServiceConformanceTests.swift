@@ -113,26 +113,10 @@ struct ServeTransportTests {
         let app = fixture.service().application(
             host: "127.0.0.1", port: 0, server: OrdersService.server(idleTimeout: .milliseconds(300)))
         try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
+            let connection = try RawConnection(port: try #require(client.port))
             // Send nothing; the server closes the connection: read returns 0 (end of stream).
-            var byte: UInt8 = 0
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let start = ContinuousClock.now
-            let count = read(socket, &byte, 1)
-            #expect(count == 0, "the server closed the idle connection")
+            #expect(connection.isClosedByServer(within: 5), "the server closed the idle connection")
             #expect(ContinuousClock.now - start < .seconds(4))
         }
     }

@@ -187,6 +187,9 @@ enum StoreDatabase {
             return "the file is not an SQLite database"
         case .SQLITE_CORRUPT:
             return "the database file is damaged"
+        case .SQLITE_FULL:
+            return "the disk holding the store is full (\(error.message ?? "database or disk is full")); "
+                + "the write was rolled back: free space, then run again"
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
             return "the database cannot be opened for writing (\(error.message ?? "permission denied"))"
         default:
@@ -199,7 +202,13 @@ enum StoreDatabase {
     ) throws(StorageError) -> T {
         let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StorageError(reason: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            if errno == EROFS || errno == EACCES || errno == EPERM {
+                throw StorageError(
+                    reason:
+                        "the store cannot be written: its folder does not allow it (\(lockPath): \(reason)); nothing was changed")
+            }
+            throw StorageError(reason: "cannot open \(lockPath): \(reason)")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The built `orders serve` under clients that misbehave on purpose: hundreds of slow
+/// connections, and bodies far past the caps, declared or streamed. The caps and the idle timeout
+/// hold, requests from well-behaved clients keep being answered, and the server's peak resident
+/// memory (`VmHWM`) stays within a bound. The figures are printed (docs/hardening.md quotes them).
+@Suite("orders serve under slow clients and oversized bodies", .serialized)
+struct ServiceUnderLoadTests {
+    static let health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+    /// Runs `body` on `count` threads at once (blocking sockets stay off the cooperative pool)
+    /// and returns what each returned.
+    static func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let results = Mutex([T?](repeating: nil, count: count))
+        let group = DispatchGroup()
+        for index in 0..<count {
+            DispatchQueue.global().async(group: group) {
+                let result = body(index)
+                results.withLock { $0[index] = result }
+            }
+        }
+        group.wait()
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    @Test("400 slow clients: others are still answered, each slow one is closed at the idle timeout, memory is bounded")
+    func slowClients() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let server = try ServeProcess.start(
+            store: fixture.storePath, arguments: ["--idle-timeout", "2"], environment: ["ORDERS_LOG_LEVEL": "error"])
+        defer { _ = server.stop() }
+        let pid = server.process.processIdentifier
+        for _ in 0..<20 {
+            let warmUp = try RawConnection(port: server.port)
+            warmUp.send(Self.health)
+            #expect(warmUp.responseStatus() == 200)
+        }
+        let baseline = try #require(ProcessMemory.resident(of: pid))
+
+        // Half stop in the middle of their headers; half add one byte every 250 ms (slowloris).
+        let partial = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        let silent = try (0..<200).map { _ in try RawConnection(port: server.port) }
+        let trickling = try (0..<200).map { _ in try RawConnection(port: server.port) }
+        for connection in silent + trickling { #expect(connection.send(partial)) }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var slowest = Duration.zero
+        var answered = 0
+        while clock.now - start < .seconds(4) {
+            for connection in trickling { connection.send("a") }
+            let began = clock.now
+            let client = try RawConnection(port: server.port)
+            client.send(Self.health)
+            if client.responseStatus() == 200 { answered += 1 }
+            slowest = max(slowest, clock.now - began)
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(answered >= 12)
+        #expect(slowest < .seconds(1), "a well-behaved request waited \(slowest)")
+        // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every
+        // trickling one: the idle timer sees a request only once its head is complete, so a
+        // client that sends a byte at a time is idle to it (a header deadline, in effect).
+        let closedSilent = silent.filter { $0.isClosedByServer(within: 1) }.count
+        let closedTrickling = trickling.filter { $0.isClosedByServer(within: 1) }.count
+        #expect(closedSilent == silent.count)
+        #expect(closedTrickling == trickling.count)
+        let peak = try #require(ProcessMemory.peak(of: pid))
+        print("slow clients: baseline \(baseline) KiB, peak \(peak) KiB, slowest answer \(slowest)")
+        #expect(peak - baseline < 64 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+    }
+
+    @Test("bodies past the caps, declared or streamed, are 413 at once and never held; memory is bounded")
+    func oversizedBodies() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let key = try await fixture.wallet.createAPIKey(name: "load", orderTypes: [ServiceFixture.shopType])
+        let server = try ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
+        defer { _ = server.stop() }
+        let pid = server.process.processIdentifier
+        let port = server.port
+        let warmUp = try RawConnection(port: port)
+        warmUp.send(Self.health)
+        #expect(warmUp.responseStatus() == 200)
+        let baseline = try #require(ProcessMemory.resident(of: pid))
+        let put =
+            "PUT /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key.token)\r\n"
+            + "Content-Type: application/vnd.apple.finance.order\r\n"
+
+        // Declared: 200 MiB in Content-Length, 16 at once: refused before any body byte is read.
+        let declared = Self.concurrently(16) { _ -> Int? in
+            guard let connection = try? RawConnection(port: port) else { return nil }
+            connection.send(put + "Content-Length: \(200 << 20)\r\n\r\n")
+            return connection.responseStatus()
+        }
+        #expect(declared == Array(repeating: 413, count: 16))
+
+        // Streamed: chunked with no length, 16 at once, 1 MiB chunks until the server answers
+        // or stops reading (at most 64 MiB each).
+        let chunk = Array("100000\r\n".utf8) + [UInt8](repeating: 0x50, count: 1 << 20) + Array("\r\n".utf8)
+        let streamed = Self.concurrently(16) { _ -> Int? in
+            guard let connection = try? RawConnection(port: port) else { return nil }
+            connection.send(put + "Transfer-Encoding: chunked\r\n\r\n")
+            for _ in 0..<64 where connection.send(chunk) {}
+            return connection.responseStatus()
+        }
+        #expect(streamed == Array(repeating: 413, count: 16))
+
+        // A device endpoint's cap is 64 KiB.
+        let log = try RawConnection(port: port)
+        log.send(
+            "POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(1 << 20)\r\n\r\n")
+        #expect(log.responseStatus() == 413)
+
+        let after = try RawConnection(port: port)
+        after.send(Self.health)
+        #expect(after.responseStatus() == 200)
+        let peak = try #require(ProcessMemory.peak(of: pid))
+        print("oversized bodies: baseline \(baseline) KiB, peak \(peak) KiB")
+        #expect(peak - baseline < 96 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+    }
+}
