@@ -28,6 +28,7 @@ case ${1:-} in
   *) echo "usage: Scripts/sanitize.sh address|thread" >&2; exit 2 ;;
 esac
 export SWIFT_BACKTRACE=enable=no  # let the sanitizer report the crash
+export ORDERS_SANITIZER=$1        # timing bounds in tests widen (ServiceUnderLoadTests)
 export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1}
 ./Scripts/setup.sh
 echo "sanitize: building the tests with -sanitize=$1 into $build" >&2

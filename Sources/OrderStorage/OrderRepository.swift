@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// Where verified orders live. ``SQLiteOrderRepository`` is the embedded default; another backend
 /// (PostgreSQL) implements the same protocol and applies ``OrderVersionPolicy`` inside its own
@@ -17,6 +18,10 @@ public protocol OrderRepository: Sendable {
 
     /// The current version, if any.
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder?
+
+    /// The current version's `updatedAt`, if any: all `containsOrder` compares, read without the
+    /// rest of the row (the default reads ``currentVersion(of:)``).
+    func currentUpdatedAt(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> RFC3339Timestamp?
 
     /// The current version's archive, byte for byte as saved.
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data?
@@ -45,6 +50,12 @@ public protocol OrderRepository: Sendable {
 }
 
 extension OrderRepository {
+    public func currentUpdatedAt(
+        of identifier: FullyQualifiedOrderIdentifier
+    ) async throws(OrderStoreError) -> RFC3339Timestamp? {
+        try await currentVersion(of: identifier)?.updatedAt
+    }
+
     /// The order of ``lookUpServedOrder(_:includingArchive:)``, restricted or not.
     public func servedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool = true

@@ -100,11 +100,11 @@ public struct OrderStore: Sendable {
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
     ) async throws(OrderStoreError) -> ContainsOrderResult {
-        guard let stored = try await repository.currentVersion(of: identifier) else { return .notFound }
+        guard let stored = try await repository.currentUpdatedAt(of: identifier) else { return .notFound }
         guard let updatedDate else { return .exists }
         // Subtract in Date's own reference frame: whole seconds first (exact), then the fraction.
-        let storedSeconds = Double(stored.updatedAt.secondsSinceEpoch) - Date.timeIntervalBetween1970AndReferenceDate
-        let difference = (updatedDate.timeIntervalSinceReferenceDate - storedSeconds) - Double(stored.updatedAt.nanoseconds) / 1e9
+        let storedSeconds = Double(stored.secondsSinceEpoch) - Date.timeIntervalBetween1970AndReferenceDate
+        let difference = (updatedDate.timeIntervalSinceReferenceDate - storedSeconds) - Double(stored.nanoseconds) / 1e9
         if abs(difference) <= 0.000_000_5 { return .exists }
         return difference > 0 ? .olderExists : .newerExists
     }
@@ -114,7 +114,7 @@ public struct OrderStore: Sendable {
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
     ) async throws(OrderStoreError) -> ContainsOrderResult {
-        ContainsOrderResult(stored: try await repository.currentVersion(of: identifier)?.updatedAt, comparedWith: updatedAt)
+        ContainsOrderResult(stored: try await repository.currentUpdatedAt(of: identifier), comparedWith: updatedAt)
     }
 
     /// The current version's metadata.

@@ -41,7 +41,7 @@ struct PostgresSchemaTests {
         #expect(try await Self.column("SELECT value FROM storeInfo", in: url) == generation)
         #expect(
             try await Self.column("SELECT version::text || ' ' || name FROM walletSchema ORDER BY version", in: url) == [
-                "0 walletSchema", "1 initial",
+                "0 walletSchema", "1 initial", "2 finance.v3",
             ])
     }
 
@@ -54,7 +54,7 @@ struct PostgresSchemaTests {
             }
             try await group.waitForAll()
         }
-        #expect(try await Self.column("SELECT version::text FROM walletSchema ORDER BY version", in: url) == ["0", "1"])
+        #expect(try await Self.column("SELECT version::text FROM walletSchema ORDER BY version", in: url) == ["0", "1", "2"])
         #expect(try await Self.column("SELECT count(*)::text FROM storeInfo", in: url) == ["1"])
     }
 
@@ -63,7 +63,7 @@ struct PostgresSchemaTests {
         let url = try await TestPostgres.newDatabase()
         try await PostgresBackend.open(url).close()
         _ = try await Self.column(
-            "INSERT INTO walletSchema (version, name, appliedAt) VALUES (2, 'fromTheFuture', 0) RETURNING name", in: url)
+            "INSERT INTO walletSchema (version, name, appliedAt) VALUES (99, 'fromTheFuture', 0) RETURNING name", in: url)
         for createIfMissing in [true, false] {
             await #expect {
                 try await PostgresBackend.open(url, options: .init(createIfMissing: createIfMissing))
@@ -73,7 +73,7 @@ struct PostgresSchemaTests {
         }
         #expect(
             try await Self.column("SELECT name FROM walletSchema ORDER BY version", in: url) == [
-                "walletSchema", "initial", "fromTheFuture",
+                "walletSchema", "initial", "finance.v3", "fromTheFuture",
             ])
     }
 

@@ -37,6 +37,34 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same query on a copy without finance.v3's index: the plan before issue 11.
+    Benchmark(
+        "transactions(query:) hotels (MCC 7011) pending or booked, by transactionDate desc, limit 50, without the category-by-transactionDate index, 1,000,000 transactions",
+        configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 50)
+    ) { benchmark, finance in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await finance.transactions(query: query.hotels(sortedBy: \.transactionDate)))
+        }
+    } setup: {
+        try await FinanceSeed.importState(withIndex: false).wallet.financeStore(for: FinanceSeed.client)
+    }
+
+    // The write cost of finance.v3's index (merchantCategoryCode, transactionDate): the same
+    // imports into copies of the store with and without it.
+    for withIndex in [true, false] {
+        Benchmark(
+            "import 10,000 new transactions into 1,000,000, \(withIndex ? "with" : "without") the category-by-transactionDate index",
+            configuration: .init(
+                metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(30), maxIterations: 10)
+        ) { benchmark, state in
+            for _ in benchmark.scaledIterations {
+                blackHole(try await state.importNext())
+            }
+        } setup: {
+            try await FinanceSeed.importState(withIndex: withIndex)
+        }
+    }
+
     Benchmark(
         "in memory (fetch all, filter, sort, limit) booked since June, newest first, limit 100, 1,000,000 transactions",
         configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(30), maxIterations: 3)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import WalletOrders
 
 /// Stores seeded with synthetic financial data, built deterministically.
@@ -86,6 +87,23 @@ enum FinanceSeed {
         return wallet.financeStore(for: client)
     }
 
+    /// A copy of ``queryStore()``'s store, without finance.v3's index unless `withIndex`, taking
+    /// batches of 10,000 transactions it has not seen.
+    static func importState(withIndex: Bool) async throws -> ImportState {
+        _ = try await queryStore()
+        let copy = folder.appendingPathComponent("finance-import-\(withIndex ? "with" : "without")-index.sqlite")
+        try? FileManager.default.removeItem(at: copy)
+        try DatabaseQueue(path: folder.appendingPathComponent("finance-1000000.sqlite").path).backup(
+            to: DatabaseQueue(path: copy.path))
+        if !withIndex {
+            let queue = try DatabaseQueue(path: copy.path)
+            try queue.inDatabase { db in
+                try db.execute(sql: "DROP INDEX transactions_on_merchantCategoryCode_transactionDate")
+            }
+        }
+        return ImportState(wallet: try WalletStore(path: copy.path))
+    }
+
     /// One account with 1,000 transactions, a token taken after them, then 100,000 changes:
     /// 80,000 insertions (15,000 of them pending), 15,000 of those booked, 4,900 deleted, a second
     /// token, and 100 more updates.
@@ -117,6 +135,27 @@ enum FinanceSeed {
         }
         let tokens = try tokenFiles.map { try JSONDecoder().decode(HistoryToken.self, from: Data(contentsOf: $0)) }
         return HistoryState(finance: wallet.financeStore(for: client), token: tokens[0], lastHundred: tokens[1])
+    }
+}
+
+/// A store copy and an endless supply of new transactions, 10,000 at a time.
+final class ImportState: Sendable {
+    let wallet: WalletStore
+    private let batches = Mutex(0)
+
+    init(wallet: WalletStore) {
+        self.wallet = wallet
+    }
+
+    func importNext() async throws -> FinanceImportSummary {
+        let first =
+            2_000_000
+            + batches.withLock { batch in
+                defer { batch += 1 }
+                return batch * 10_000
+            }
+        return try await wallet.apply(
+            FinanceBatch(transactions: (first..<first + 10_000).map { FinanceSeed.transaction($0, account: $0 % 10) }))
     }
 }
 

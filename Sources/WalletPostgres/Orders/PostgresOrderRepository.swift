@@ -117,6 +117,15 @@ final class PostgresOrderRepository: OrderRepository {
         }
     }
 
+    func currentUpdatedAt(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> RFC3339Timestamp? {
+        guard StorableText.isExact(identifier) else { return nil }
+        return try await executor.readOrders { connection, logger in
+            try await connection.rows(Self.updatedAtSQL, Self.key(identifier), logger: logger).first.map {
+                try RFC3339Timestamp(stored: $0.text(0))
+            }
+        }
+    }
+
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
         try await blob("archive", of: identifier)
     }
@@ -251,6 +260,8 @@ final class PostgresOrderRepository: OrderRepository {
     private static func placeholders(_ positions: ClosedRange<Int>) -> String {
         positions.map { "$\($0)" }.joined(separator: ", ")
     }
+
+    private static let updatedAtSQL = "SELECT updatedAt FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2"
 
     private static let currentSQL = """
         SELECT \(summaryColumns), NULL::bigint AS replacedAt FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2

@@ -13,7 +13,15 @@ import WalletPrimitives
 /// sequences one must name. Identifiers are unquoted, so PostgreSQL folds them to lower case on
 /// both sides.
 enum PostgresSchema {
-    static let migrations: [PostgresMigration] = [initial]
+    static let migrations: [PostgresMigration] = [
+        initial,
+        // SQLite's finance.v3: a merchant category across accounts by transactionDate.
+        PostgresMigration(
+            version: 2, name: "finance.v3",
+            statements: [
+                "CREATE INDEX transactions_on_merchantCategoryCode_transactionDate ON transactions (merchantCategoryCode, transactionDate)"
+            ]),
+    ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a
     /// row lock on its row 0 (a lock that ends with the transaction: no session state, so it works

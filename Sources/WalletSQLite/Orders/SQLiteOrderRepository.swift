@@ -88,6 +88,17 @@ final class SQLiteOrderRepository: OrderRepository {
         }
     }
 
+    func currentUpdatedAt(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> RFC3339Timestamp? {
+        guard StorableText.isExact(identifier) else { return nil }
+        return try executor.readOrders(singleStatement: true) { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: Self.updatedAtSQL),
+                arguments: [identifier.orderTypeIdentifier, identifier.orderIdentifier]
+            )
+            .map { try RFC3339Timestamp(stored: $0) }
+        }
+    }
+
     func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
         try await blob("archive", of: identifier)
     }
@@ -214,6 +225,8 @@ final class SQLiteOrderRepository: OrderRepository {
     private static let currentSQL = """
         SELECT \(summaryColumns), NULL AS replacedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?
         """
+
+    private static let updatedAtSQL = "SELECT updatedAt FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?"
 
     private static let historySQL = """
         SELECT \(summaryColumns), replacedAt FROM orderVersions WHERE orderTypeIdentifier = ? AND orderIdentifier = ? ORDER BY id
