@@ -74,7 +74,10 @@ struct ServiceUnderLoadTests {
         #expect(closedTrickling == trickling.count)
         let peak = try #require(ProcessMemory.peak(of: pid))
         print("slow clients: baseline \(baseline) KiB, peak \(peak) KiB, slowest answer \(slowest)")
-        #expect(peak - baseline < 64 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+        // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): no bound there.
+        if ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] != "address" {
+            #expect(peak - baseline < 64 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+        }
     }
 
     @Test("bodies past the caps, declared or streamed, are 413 at once and never held; memory is bounded")
@@ -123,6 +126,9 @@ struct ServiceUnderLoadTests {
         #expect(after.responseStatus() == 200)
         let peak = try #require(ProcessMemory.peak(of: pid))
         print("oversized bodies: baseline \(baseline) KiB, peak \(peak) KiB")
-        #expect(peak - baseline < 96 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+        // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): no bound there.
+        if ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] != "address" {
+            #expect(peak - baseline < 96 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
+        }
     }
 }
