@@ -126,4 +126,33 @@ struct SigningTests {
             #expect(outcome.errors.first?.issueCode == .signatureInvalidCMS)
         }
     }
+
+    /// FuzzSignature's finding (FuzzTesting/Regressions/FuzzSignature/issuer-string-type-retagged):
+    /// basic.order's signature with one byte changed — the signer identifier's issuer
+    /// organizationName re-tagged from UTF8String to IA5String — still verifies. Not a defect: the
+    /// identifier lies outside what is signed, and names match in canonical form (RFC 5280 §7.1), so
+    /// it names the same certificate; what is signed and who signed it are unchanged.
+    @Test("a signer identifier whose issuer is re-tagged names the same certificate: the same signer verifies")
+    func retaggedIssuerName() throws {
+        let sample = try ZipArchive(reading: TestArchiveTable.data("valid/basic.order"))
+        let manifest = try #require(sample["manifest.json"])
+        let original = try #require(sample["signature"])
+        let retagged = try Data(
+            contentsOf: TestArchiveTable.packageRoot.appendingPathComponent(
+                "FuzzTesting/Regressions/FuzzSignature/issuer-string-type-retagged"))
+        #expect(retagged != original && retagged.count == original.count)
+        let verifier = SignatureVerifier(trustStore: try TestArchiveTable.trustStore())
+        let time = Date(timeIntervalSince1970: 1_790_000_000)
+        let expected = verifier.verify(
+            signature: original, manifest: manifest, orderTypeIdentifier: nil, time: .signingTime, now: time)
+        let outcome = verifier.verify(
+            signature: retagged, manifest: manifest, orderTypeIdentifier: nil, time: .signingTime, now: time)
+        #expect(expected.errors.isEmpty && expected.signer != nil)
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.signer == expected.signer)
+        // What is signed still binds: the same bytes over another manifest fail.
+        let other = verifier.verify(
+            signature: retagged, manifest: manifest + Data(" ".utf8), orderTypeIdentifier: nil, time: .signingTime, now: time)
+        #expect(!other.errors.isEmpty)
+    }
 }
