@@ -260,4 +260,17 @@ struct FinanceCommandsTests {
                 == "orders: feed.invalid: transactions[1].creditDebitIndicator: 'sideways' is not one of credit, debit\n")
         #expect(try session.run(["finance", "transactions"]).lines.count == 1 + 5)
     }
+
+    @Test("finance compact: exit 0 with what it removed (nothing past the retention here); no store is created")
+    func compact() throws {
+        let session = try Session(grant: false)
+        let compacted = try session.run(["finance", "compact"])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        #expect(compacted.stdout == "removed 0 change records older than the retention\n")
+        let missing = session.workspace.folder.appendingPathComponent("none.sqlite").path
+        let refused = try session.run(["finance", "compact", "--store", missing])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("orders: store.unavailable: ") && refused.stderr.contains("there is no store at"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }
