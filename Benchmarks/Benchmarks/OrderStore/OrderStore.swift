@@ -19,36 +19,14 @@ let benchmarks: @Sendable () -> Void = {
     for size in sizes {
         // 1,000 lookups per sample: the harness costs ~20 µs per sample, as much as a lookup.
         // run.sh divides the figures of a "×1,000" benchmark by 1,000.
-        Benchmark(
-            "containsOrder ×1,000, store of \(size.formatted()) orders",
-            configuration: .init(
-                metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(4),
-                maxIterations: 200)
-        ) { benchmark, state in
-            let start = Int.random(in: 0..<state.identifiers.count)
-            for index in benchmark.scaledIterations {
-                blackHole(
-                    try await state.store.containsOrder(
-                        matching: state.identifier(start + index), updatedDate: SeededStore.seededDate))
-            }
-        } setup: {
-            LookupState(store: try await SeededStore.open(size: size), size: size)
+        lookups("containsOrder ×1,000, store of \(size.formatted()) orders", size: size) { store, identifier in
+            try await store.containsOrder(matching: identifier, updatedDate: SeededStore.seededDate)
         }
     }
 
     // What containsOrder read before issue 11 (the whole current row), for the ratio in one run.
-    Benchmark(
-        "order(_:) (the whole current row) ×1,000, store of 1,000,000 orders",
-        configuration: .init(
-            metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(4),
-            maxIterations: 200)
-    ) { benchmark, state in
-        let start = Int.random(in: 0..<state.identifiers.count)
-        for index in benchmark.scaledIterations {
-            blackHole(try await state.store.order(state.identifier(start + index)))
-        }
-    } setup: {
-        LookupState(store: try await SeededStore.open(size: 1_000_000), size: 1_000_000)
+    lookups("order(_:) (the whole current row) ×1,000, store of 1,000,000 orders", size: 1_000_000) { store, identifier in
+        try await store.order(identifier)
     }
 
     Benchmark(
@@ -90,6 +68,25 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         SaveState(store: try await SeededStore.open(size: 100_000, copy: true), archives: [])
+    }
+}
+
+/// 1,000 lookups per sample of random stored orders, starting at a random one.
+func lookups<T>(
+    _ name: String, size: Int, _ lookUp: @escaping @Sendable (OrderStore, FullyQualifiedOrderIdentifier) async throws -> T
+) {
+    Benchmark(
+        name,
+        configuration: .init(
+            metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(4),
+            maxIterations: 200)
+    ) { benchmark, state in
+        let start = Int.random(in: 0..<state.identifiers.count)
+        for index in benchmark.scaledIterations {
+            blackHole(try await lookUp(state.store, state.identifier(start + index)))
+        }
+    } setup: {
+        LookupState(store: try await SeededStore.open(size: size), size: size)
     }
 }
 
