@@ -105,11 +105,11 @@ struct KilledProcessTests {
                 #expect(present == 0 || present == ids.count, "round \(round): \(present) of \(ids.count) imported")
                 if present == 0 { rolledBack += 1 } else { acknowledged.append(ids) }
             }
-            for (feedIndex, earlier) in acknowledged.enumerated() {
-                #expect(
-                    try await FaultInjectionTests.transactions(earlier, in: store) == earlier.count,
-                    "round \(round): feed \(feedIndex) lost transactions")
-            }
+            // Every feed acknowledged so far, in one read of the store.
+            let earlier = acknowledged.flatMap { $0 }
+            #expect(
+                try await FaultInjectionTests.transactions(earlier, in: store) == earlier.count,
+                "round \(round): an earlier feed lost transactions")
         }
         #expect(rolledBack >= 5, "the kills missed the imports: only \(rolledBack) rounds rolled back")
         #expect(clock.now - started < .seconds(150))
