@@ -9,7 +9,9 @@ import Foundation
 /// ``VerificationTime``). Every problem of every stage is reported; a stage that cannot run
 /// without an earlier one's output is skipped.
 ///
-/// A verifier is an immutable value, safe to share between tasks:
+/// A verifier is an immutable value, safe to share between tasks. Build one and keep it: it keeps
+/// the certificates archives embed, parsed, and its ``TrustStore`` keeps the chains it verified,
+/// so a merchant's archives after the first skip both (the verdicts are the same):
 ///
 /// ```swift
 /// let verifier = OrderVerifier()                       // Apple's roots, default limits
@@ -38,9 +40,7 @@ public struct OrderVerifier: Sendable {
         guard archiveBytes.count <= limits.maximumArchiveSize else {
             return VerificationReport(oversizedArchiveOf: archiveBytes.count, limit: limits.maximumArchiveSize)
         }
-        var report = VerificationReport(
-            errors: [], warnings: [], order: nil, summary: OrderSummary(), signer: nil, signingTime: nil,
-            verificationTime: nil, archiveSHA256: SHA256Digest.hex(of: archiveBytes), orderJSON: nil)
+        var report = VerificationReport(archiveDigest: ArchiveDigest(of: archiveBytes))
         func add(_ findings: [some VerificationIssueConvertible]) {
             for finding in findings {
                 if finding.issueCode.isError {

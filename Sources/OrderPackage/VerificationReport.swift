@@ -29,13 +29,56 @@ public struct VerificationReport: Sendable, Codable {
     public var verificationTime: Date?
     /// Lowercase hex SHA-256 of the archive bytes; empty when the archive was not read because it
     /// is over the size limit.
-    public var archiveSHA256: String
+    ///
+    /// Computed the first time it is read (a full pass over the archive that verification itself
+    /// does not need), so a report keeps the archive bytes until then.
+    public var archiveSHA256: String {
+        get { archiveDigest.value }
+        set { archiveDigest = ArchiveDigest(hex: newValue) }
+    }
     /// The `order.json` bytes exactly as in the archive, when present (not part of the encoded
     /// report).
     public var orderJSON: Data?
+    private var archiveDigest: ArchiveDigest
+
+    init(
+        errors: [VerificationIssue] = [], warnings: [VerificationIssue] = [], order: Order? = nil,
+        summary: OrderSummary = OrderSummary(), archiveDigest: ArchiveDigest
+    ) {
+        self.errors = errors
+        self.warnings = warnings
+        self.order = order
+        self.summary = summary
+        self.archiveDigest = archiveDigest
+    }
 
     private enum CodingKeys: String, CodingKey {
         case errors, warnings, order, summary, signer, signingTime, verificationTime, archiveSHA256
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            errors: try container.decode([VerificationIssue].self, forKey: .errors),
+            warnings: try container.decode([VerificationIssue].self, forKey: .warnings),
+            order: try container.decodeIfPresent(Order.self, forKey: .order),
+            summary: try container.decode(OrderSummary.self, forKey: .summary),
+            archiveDigest: ArchiveDigest(hex: try container.decode(String.self, forKey: .archiveSHA256)))
+        signer = try container.decodeIfPresent(SignerFacts.self, forKey: .signer)
+        signingTime = try container.decodeIfPresent(Date.self, forKey: .signingTime)
+        verificationTime = try container.decodeIfPresent(Date.self, forKey: .verificationTime)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encodeIfPresent(order, forKey: .order)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(signer, forKey: .signer)
+        try container.encodeIfPresent(signingTime, forKey: .signingTime)
+        try container.encodeIfPresent(verificationTime, forKey: .verificationTime)
+        try container.encode(archiveSHA256, forKey: .archiveSHA256)
     }
 
     /// Whether the package passed every check.
@@ -71,8 +114,6 @@ extension VerificationReport {
     /// let report = VerificationReport(oversizedArchiveOf: attributes.size, limit: verifier.limits.maximumArchiveSize)
     /// ```
     public init(oversizedArchiveOf size: Int?, limit: Int) {
-        self.init(
-            errors: [ArchiveError.archiveTooLarge(size: size, limit: limit).issue], warnings: [], order: nil,
-            summary: OrderSummary(), signer: nil, signingTime: nil, verificationTime: nil, archiveSHA256: "", orderJSON: nil)
+        self.init(errors: [ArchiveError.archiveTooLarge(size: size, limit: limit).issue], archiveDigest: ArchiveDigest(hex: ""))
     }
 }

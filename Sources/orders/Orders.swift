@@ -28,6 +28,7 @@ struct Orders: AsyncParsableCommand {
     /// Runs the command, mapping every failure to the documented exit codes: usage and I/O
     /// errors print one line (plus usage, for usage errors) on stderr and exit 2.
     static func main() async {
+        TimeZoneEnvironment.pinLocalZone()  // before any thread starts
         let level = logLevel(default: .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

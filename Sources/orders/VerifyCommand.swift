@@ -55,8 +55,14 @@ struct VerifyCommand: AsyncParsableCommand {
         await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
             Result {
                 switch try FileInput.read(path, limit: verifier.limits.maximumArchiveSize) {
-                case .complete(let archive): verifier.verify(archive, at: time)
-                case .tooLarge(let size): VerificationReport(oversizedArchiveOf: size, limit: verifier.limits.maximumArchiveSize)
+                case .complete(let archive):
+                    let report = verifier.verify(archive, at: time)
+                    // The archive's digest is computed on first read: here, on the worker, when
+                    // the JSON output prints it; the text output never reads it.
+                    if json { _ = report.archiveSHA256 }
+                    return report
+                case .tooLarge(let size):
+                    return VerificationReport(oversizedArchiveOf: size, limit: verifier.limits.maximumArchiveSize)
                 }
             }
         } handle: { _, file, result in

@@ -6,11 +6,18 @@ import FuzzSupport
 // The detached CMS signature and the certificates inside it (SignedDataLayout's BER walk, then
 // OpenSSL's CMS and X.509 parsers), over basic.order's manifest with the test PKI trusted; and the
 // same bytes as a certificate file (PEM or DER) as `--trust-root` reads it. Properties: nothing
-// crashes or leaks; whatever verifies, verifies as basic.order's own signer.
+// crashes or leaks; whatever verifies, verifies as basic.order's own signer; the trust store's
+// remembered chains (VerifiedChainCache) never change a verdict: each input is verified again by
+// a store that has forgotten them, with the same outcome.
 private let sample = (try? ZipArchive(reading: FuzzInput.repositoryFile("TestArchives/valid/basic.order"))) ?? nil
 private let manifest = sample?[Manifest.fileName] ?? Data()
 private let signature = sample?[Manifest.signatureFileName] ?? Data()
 private let verifier: SignatureVerifier = {
+    let root = FuzzInput.repositoryFile("TestArchives/pki/root.pem")
+    guard let store = try? TrustStore.apple.adding(roots: [root]) else { fatalError("the test root does not load") }
+    return SignatureVerifier(trustStore: store)
+}()
+private let forgetful: SignatureVerifier = {
     let root = FuzzInput.repositoryFile("TestArchives/pki/root.pem")
     guard let store = try? TrustStore.apple.adding(roots: [root]) else { fatalError("the test root does not load") }
     return SignatureVerifier(trustStore: store)
@@ -34,6 +41,12 @@ func fuzzSignature(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if outcome.errors.isEmpty {
         FuzzInput.check(outcome.signer == sampleSigner, "verified as another signer: \(String(describing: outcome.signer))")
     }
+    forgetful.trustStore.verifiedChains.removeAll()
+    let fresh = forgetful.verify(
+        signature: input, manifest: manifest, orderTypeIdentifier: nil, time: .signingTime, now: now)
+    FuzzInput.check(
+        fresh.errors == outcome.errors && fresh.signer == outcome.signer,
+        "a remembered chain changed the verdict: \(outcome.errors) / \(fresh.errors)")
     _ = try? X509Certificate.certificates(pemOrDER: input)
     return 0
 }

@@ -1,24 +1,29 @@
 /// Rules for entry names, shared by the reader (which rejects) and the builder (which skips).
 enum ArchiveEntryName {
     /// Why `name` is unsafe to extract or ambiguous, or nil when it is a plain relative path.
+    ///
+    /// Works on UTF-8 bytes: every character it looks for is ASCII, and no byte of a multi-byte
+    /// sequence is (checked once per entry of every archive, so it stays off Foundation's
+    /// `String` searches).
     static func unsafeReason(_ name: String) -> String? {
-        if name.isEmpty { return "the name is empty" }
-        if name.hasPrefix("/") { return "absolute path" }
-        if name.contains("\\") { return "backslash in the name" }
-        let scalars = Array(name.unicodeScalars.prefix(2))
-        if scalars.count == 2, scalars[1] == ":", scalars[0].properties.isAlphabetic, scalars[0].isASCII {
+        let bytes = name.utf8
+        guard let first = bytes.first else { return "the name is empty" }
+        if first == UInt8(ascii: "/") { return "absolute path" }
+        if bytes.contains(UInt8(ascii: "\\")) { return "backslash in the name" }
+        if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: ":"),
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        {
             return "drive-letter path"
         }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             return "control character in the name"
         }
-        var components = name.split(separator: "/", omittingEmptySubsequences: false)
-        if name.hasSuffix("/") { components.removeLast() }
+        var components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if bytes.last == UInt8(ascii: "/") { components.removeLast() }
         for component in components {
-            switch component {
-            case "": return "empty path segment"
-            case ".", "..": return "'\(component)' path segment"
-            default: continue
+            if component.isEmpty { return "empty path segment" }
+            if component.allSatisfy({ $0 == UInt8(ascii: ".") }) && component.count <= 2 {
+                return "'\(String(repeating: ".", count: component.count))' path segment"
             }
         }
         return nil

@@ -9,7 +9,8 @@ final class OrderObjectReader {
     let object: JSONObject
     let path: JSONPath
     let findings: OrderFindings
-    private var knownKeys: Set<String> = []
+    /// Which members an accessor asked for, by position (objects are small: a scan, no hashing).
+    private var asked: [Bool]
 
     init?(_ value: JSONValue, at path: JSONPath, findings: OrderFindings) {
         guard case .object(let object) = value else {
@@ -19,23 +20,33 @@ final class OrderObjectReader {
         self.object = object
         self.path = path
         self.findings = findings
+        asked = Array(repeating: false, count: object.members.count)
     }
 
     /// Marks keys as part of the schema without reading them (e.g. a discriminator).
     func acknowledge(contentsOf keys: [String]) {
-        knownKeys.formUnion(keys)
+        for key in keys { _ = ask(key) }
     }
 
     /// Warns about every key that no accessor asked for.
     func finish() {
-        for member in object.members where !knownKeys.contains(member.key) {
+        for (member, asked) in zip(object.members, asked) where !asked {
             findings.record(.unknownKey(path.appending(member.key)))
         }
     }
 
+    /// Marks every member named `key` as asked for; the first one's value.
+    private func ask(_ key: String) -> JSONValue? {
+        var found: JSONValue?
+        for (index, member) in object.members.enumerated() where member.key == key {
+            asked[index] = true
+            if found == nil { found = member.value }
+        }
+        return found
+    }
+
     func value(_ key: String, required: Bool) -> JSONValue? {
-        knownKeys.insert(key)
-        guard let value = object[key], value != .null else {
+        guard let value = ask(key), value != .null else {
             if required { findings.record(.missingKey(path.appending(key))) }
             return nil
         }
@@ -60,6 +71,8 @@ final class OrderObjectReader {
     /// SQLite's C API, so two different orders would share one key.
     func identifier(_ key: String) -> String? {
         guard let text = string(key, required: true) else { return nil }
+        // Printable ASCII has no control character: the common case skips the Unicode lookups.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         for (offset, scalar) in text.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let codePoint = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
@@ -124,6 +137,9 @@ final class OrderObjectReader {
         return value
     }
 
+    /// JSON numbers are read with a fixed locale (made once: making a `Locale` is not cheap).
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// A JSON number (or, with a warning, a numeric string when `allowNumericString`).
     func decimal(
         _ key: String, required: Bool = false, allowNumericString: Bool = false, range: ClosedRange<Decimal>? = nil
@@ -132,7 +148,7 @@ final class OrderObjectReader {
         let number: Decimal?
         switch value {
         case .number(let literal):
-            number = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
+            number = Decimal(string: literal, locale: Self.posix)
         case .string(let text) where allowNumericString:
             number = Decimal(exactLiteral: text)
             if number != nil { findings.record(.numericString(path.appending(key))) }

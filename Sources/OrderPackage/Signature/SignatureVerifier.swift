@@ -117,31 +117,35 @@ struct SignatureVerifier: Sendable {
         }
         let candidates = trustStore.intermediates + embedded
 
-        var chain: [X509Certificate]
-        switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: instant) {
-        case .verified(let verified):
-            chain = verified
-        case .failed(let description, let certificate, outsideValidity: true):
-            // Report the expiry, then check everything else as if time did not matter.
-            if let instant, let certificate {
-                outcome.errors.append(
-                    .certificateExpired(
-                        subject: certificate.subjectDescription, notBefore: certificate.notBefore,
-                        notAfter: certificate.notAfter, at: instant))
-            }
-            switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: nil) {
+        let chain: VerifiedChainCache.Chain
+        if let known = trustStore.verifiedChains.chain(of: leaf, candidates: candidates, at: instant) {
+            chain = known
+        } else {
+            switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: instant) {
             case .verified(let verified):
-                chain = verified
-            case .failed(let reason, _, _):
-                outcome.errors.append(.untrustedChain(reason: reason.isEmpty ? description : reason))
+                chain = trustStore.verifiedChains.remember(verified, of: leaf)
+            case .failed(let description, let certificate, outsideValidity: true):
+                // Report the expiry, then check everything else as if time did not matter.
+                if let instant, let certificate {
+                    outcome.errors.append(
+                        .certificateExpired(
+                            subject: certificate.subjectDescription, notBefore: certificate.notBefore,
+                            notAfter: certificate.notAfter, at: instant))
+                }
+                switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: nil) {
+                case .verified(let verified):
+                    chain = trustStore.verifiedChains.remember(verified, of: leaf)
+                case .failed(let reason, _, _):
+                    outcome.errors.append(.untrustedChain(reason: reason.isEmpty ? description : reason))
+                    return
+                }
+            case .failed(let description, let certificate, outsideValidity: false):
+                let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
+                outcome.errors.append(.untrustedChain(reason: description + subject))
                 return
             }
-        case .failed(let description, let certificate, outsideValidity: false):
-            let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
-            outcome.errors.append(.untrustedChain(reason: description + subject))
-            return
         }
-        facts.chain = chain.map(\.subjectDescription)
-        outcome.errors += OrderSignerPolicy.violations(chain: chain, orderTypeIdentifier: orderTypeIdentifier)
+        facts.chain = chain.subjects
+        outcome.errors += OrderSignerPolicy.violations(chain: chain.certificates, orderTypeIdentifier: orderTypeIdentifier)
     }
 }

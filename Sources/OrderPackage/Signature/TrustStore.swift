@@ -14,12 +14,15 @@ import WalletPrimitives
 /// let store = try TrustStore.apple.adding(roots: [testRoot])
 /// ```
 ///
-/// A store is immutable and safe to share between tasks: build it once.
+/// A store is immutable and safe to share between tasks: build it once. It remembers the chains it
+/// verified (a bounded cache that never changes a verdict), so a long-lived store is also a fast one.
 public final class TrustStore: Sendable {
     let roots: [X509Certificate]
     let intermediates: [X509Certificate]
     /// Nil only if OpenSSL could not allocate the embedded store; such a store trusts nothing.
     let store: X509Store?
+    /// Chains verified against this store, by leaf (``VerifiedChainCache`` says when one is reused).
+    let verifiedChains = VerifiedChainCache()
 
     /// Apple's public roots and WWDR intermediates, built once.
     public static let apple: TrustStore = {

@@ -76,8 +76,10 @@ final class CMSContentInfo {
         }
         guard let signers = CMS_get0_signers(pointer) else { return .signerCertificateMissing }
         defer { wo_sk_X509_free(signers) }
-        guard let signer = X509CertificateStack.certificates(in: signers).first else { return .signerCertificateMissing }
-        return .verified(signer: signer)
+        guard wo_sk_X509_num(signers) > 0, let signer = wo_sk_X509_value(signers, 0) else { return .signerCertificateMissing }
+        // The caller's own object when the signer is one of `certificates` (OpenSSL shares the
+        // X509 it was given), so caches keyed by certificate objects recognize it.
+        return .verified(signer: certificates.first { $0.pointer == signer } ?? X509Certificate(borrowing: signer))
     }
 
     // MARK: - Signing

@@ -1,6 +1,7 @@
 import COpenSSL
 import COpenSSLShims
 import Foundation
+import Synchronization
 
 /// An owned, immutable OpenSSL `X509` certificate.
 ///
@@ -8,6 +9,8 @@ import Foundation
 /// guards the lazily computed extension cache inside `X509` with its own lock.
 final class X509Certificate: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// ``subjectDescription``, formatted once: cached certificates are described per archive.
+    private let describedSubject = Mutex<String?>(nil)
 
     /// Takes ownership of one reference to `pointer`.
     init(taking pointer: OpaquePointer) {
@@ -72,7 +75,12 @@ final class X509Certificate: @unchecked Sendable {
     /// The subject in certificate order with RFC 2253 escaping, e.g.
     /// `UID=order.com.example.shop,CN=Order Type ID: …,OU=ABCDE12345,O=…,C=US`.
     var subjectDescription: String {
-        Self.describe(X509_get_subject_name(pointer))
+        describedSubject.withLock { described in
+            if let described { return described }
+            let description = Self.describe(X509_get_subject_name(pointer))
+            described = description
+            return description
+        }
     }
 
     /// The issuer, formatted like ``subjectDescription``.
@@ -116,6 +124,15 @@ final class X509Certificate: @unchecked Sendable {
     func isValid(at date: Date) -> Bool {
         guard let notBefore, let notAfter else { return false }
         return notBefore <= date && date <= notAfter
+    }
+
+    /// Whether OpenSSL's chain check would find the certificate within its validity at `date`:
+    /// the same comparisons as `X509_verify_cert` with `X509_VERIFY_PARAM_set_time` (whole
+    /// seconds; valid from notBefore up to, not including, notAfter; an unreadable field is not).
+    func isWithinValidity(for date: Date) -> Bool {
+        var seconds = ASN1Time.epochSeconds(date)
+        guard let notBefore = X509_get0_notBefore(pointer), let notAfter = X509_get0_notAfter(pointer) else { return false }
+        return X509_cmp_time(notBefore, &seconds) < 0 && X509_cmp_time(notAfter, &seconds) > 0
     }
 
     /// The raw `extnValue` contents (DER) of the extension with the given dotted OID.

@@ -1,0 +1,98 @@
+import Foundation
+import TestArchiveTable
+import Testing
+import WalletPrimitives
+
+@testable import OrderPackage
+
+/// A trust store remembers the chains it verified (``VerifiedChainCache``); a remembered chain
+/// must never change a verdict.
+@Suite("Remembered certificate chains")
+struct VerifiedChainCacheTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func verifier(_ store: TrustStore) -> OrderVerifier {
+        OrderVerifier(trustStore: store, clock: { now })
+    }
+
+    @Test("with chains remembered, every test archive gets the report a fresh store gives")
+    func sameVerdictAsFresh() throws {
+        let warm = Self.verifier(try TestArchiveTable.trustStore())
+        // Twice over: the second pass meets every chain the first remembered.
+        for pass in 1...2 {
+            for row in TestArchiveTable.rows {
+                let archive = try Data(contentsOf: row.url)
+                let remembered = warm.verify(archive, at: row.time)
+                let fresh = Self.verifier(try TestArchiveTable.trustStore()).verify(archive, at: row.time)
+                #expect(remembered.errors == fresh.errors, "pass \(pass): \(row.file)")
+                #expect(remembered.warnings == fresh.warnings, "pass \(pass): \(row.file)")
+                #expect(remembered.signer == fresh.signer, "pass \(pass): \(row.file)")
+            }
+        }
+        #expect(warm.trustStore.verifiedChains.count >= 1)
+    }
+
+    @Test("a remembered chain is not reused for an archive that lacks its intermediate")
+    func intermediateMustBeOffered() throws {
+        let sources = try SigningTests.sources()
+        func package(embedding intermediate: String) throws -> Data {
+            let signer = try SigningTests.signer(chain: [intermediate])
+            return try OrderPackageBuilder(signer: signer, clock: { SigningTests.signingTime }).build(files: sources)
+        }
+        // Apple's roots and the test root, without the test WWDR bundled: only an archive that
+        // embeds it can build the chain.
+        let verifier = Self.verifier(try TrustStore.apple.adding(roots: [SigningTests.pki("root.pem")]))
+        let embedding = try package(embedding: "wwdr")
+        #expect(verifier.verify(embedding).isValid)
+        #expect(verifier.trustStore.verifiedChains.count == 1)
+
+        // The same leaf (the same certificate object, from the verifier's cache), another
+        // intermediate embedded.
+        let lacking = try package(embedding: "untrusted-wwdr")
+        #expect(verifier.verify(lacking).errorCodes == [.signatureUntrustedChain])
+        #expect(verifier.verify(embedding).isValid)
+    }
+
+    @Test("a remembered chain is judged again at each instant, to the second, as OpenSSL judges it")
+    func validityAtEachInstant() throws {
+        let archive = try TestArchiveTable.data("valid/basic.order")
+        let leaf = try X509Certificate(der: pemBody(SigningTests.pki("order.pem")))
+        let notBefore = try #require(leaf.notBefore)
+        let notAfter = try #require(leaf.notAfter)
+        let store = try TestArchiveTable.trustStore()
+        let warm = Self.verifier(store)
+        #expect(warm.verify(archive, at: .signingTime).isValid)
+        #expect(store.verifiedChains.count == 1)
+
+        // OpenSSL: valid from notBefore up to, not including, notAfter, in whole seconds.
+        let instants: [(Date, Bool)] = [
+            (notBefore.addingTimeInterval(-1), false), (notBefore, true), (notBefore.addingTimeInterval(0.5), true),
+            (notAfter.addingTimeInterval(-1), true), (notAfter.addingTimeInterval(-0.5), true), (notAfter, false),
+            (notAfter.addingTimeInterval(1), false),
+        ]
+        for (instant, valid) in instants {
+            let remembered = warm.verify(archive, at: .at(instant))
+            let fresh = Self.verifier(try TestArchiveTable.trustStore()).verify(archive, at: .at(instant))
+            #expect(remembered.isValid == valid, "\(instant): \(remembered.errors)")
+            #expect(remembered.errors == fresh.errors, "\(instant)")
+        }
+    }
+
+    @Test("the cache is bounded: when full it starts over")
+    func bounded() throws {
+        let cache = VerifiedChainCache(capacity: 2)
+        let leaves = try ["order", "other-team", "other-type"].map {
+            try X509Certificate(der: pemBody(SigningTests.pki("\($0).pem")))
+        }
+        let root = try X509Certificate(der: pemBody(SigningTests.pki("root.pem")))
+        for leaf in leaves { cache.remember([leaf, root], of: leaf) }
+        #expect(cache.count == 1)
+        #expect(cache.chain(of: leaves[2], candidates: [], at: nil)?.subjects.count == 2)
+        #expect(cache.chain(of: leaves[0], candidates: [], at: nil) == nil)
+    }
+
+    /// The DER inside a one-certificate PEM file.
+    func pemBody(_ pem: Data) throws -> Data {
+        try #require(X509Certificate.certificates(pemOrDER: pem).first).derBytes
+    }
+}
