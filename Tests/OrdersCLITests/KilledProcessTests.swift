@@ -23,13 +23,23 @@ struct KilledProcessTests {
         _ arguments: [String], after delay: Duration, orAtLine lines: Int? = nil, in folder: URL, name: String
     ) async throws -> [String] {
         let (process, output) = try ConcurrencyAndCrashTests.start(arguments, in: folder, name: name)
-        let clock = ContinuousClock()
-        let deadline = clock.now + delay
-        while clock.now < deadline, process.isRunning {
-            if let lines, (try? Data(contentsOf: output))?.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 >= lines { break }
-            try await Task.sleep(for: .milliseconds(1))
+        // The watch runs on a thread of its own: on the cooperative pool, under the whole suite's
+        // load, a 1 ms sleep could last long enough for the process to finish unkilled.
+        let processIdentifier = process.processIdentifier
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                let clock = ContinuousClock()
+                let deadline = clock.now + delay
+                while clock.now < deadline, kill(processIdentifier, 0) == 0 {
+                    if let lines, (try? Data(contentsOf: output))?.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 >= lines {
+                        break
+                    }
+                    usleep(1_000)
+                }
+                kill(processIdentifier, SIGKILL)
+                finished.resume()
+            }
         }
-        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 0)
         return try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
