@@ -68,6 +68,22 @@ struct StoreFileTests {
         #expect(try Self.applicationID(blank) == 0x574F_5244)
     }
 
+    @Test("a store whose creation was killed after GRDB made its migration table opens and is finished")
+    func interruptedCreation() throws {
+        let folder = try Self.folder()
+        let path = folder.appendingPathComponent("interrupted.sqlite").path
+        // What KilledProcessTests found: a kill between GRDB's CREATE TABLE grdb_migrations and
+        // the first migration's commit, from a version that stamped the id after migrating.
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        try queue.close()
+        _ = try WalletStore(path: path)
+        #expect(try Self.applicationID(path) == 0x574F_5244)
+        #expect(try SQLiteBackend.check(at: path, full: true) == ["ok"])
+    }
+
     @Test("a store written before the application id existed opens, keeps its data and is stamped")
     func upgradesOldStore() async throws {
         let folder = try Self.folder()

@@ -99,12 +99,15 @@ enum StoreDatabase {
             if let unknown = try pool.read({ db in try unknownMigrations(in: db, for: migrator) }).first {
                 throw StorageError(reason: "\(path) was written by a newer version of this tool (migration \(unknown))")
             }
-            try migrator.migrate(pool)
+            // Stamped before the first migration: a process killed while it creates the store
+            // (GRDB makes its migration table before the first migration's transaction) leaves a
+            // file the next opening recognises and finishes, not "another application's database".
             try pool.writeWithoutTransaction { db in
                 if try Int32.fetchOne(db, sql: "PRAGMA application_id") != StoreFile.applicationID {
                     try db.execute(sql: "PRAGMA application_id = \(StoreFile.applicationID)")
                 }
             }
+            try migrator.migrate(pool)
             return pool
         } catch let error as StorageError {
             try? pool.close()

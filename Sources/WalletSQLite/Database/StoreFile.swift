@@ -64,6 +64,9 @@ enum StoreFile {
             let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             let own = migrations.allSatisfy { SQLiteSchema.modulePrefixes.contains(SQLiteSchema.modulePrefix(of: $0)) }
             if own && !migrations.isEmpty { return .usable }
+            // Nothing but an empty migration table: a store whose creation was killed before its
+            // first migration (versions that stamped the id after migrating). Nothing to lose.
+            if tables == ["grdb_migrations"] && migrations.isEmpty { return .usable }
         }
         let shown = tables.prefix(5).map { MessageText.visible($0) }.joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
         return .foreign("it is another application's database (tables \(shown))")
