@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test suite under a sanitizer, with the `orders` binary the CLI and service tests run built
-# with it too (docs/sanitizers.md).
+# with it too (docs/hardening.md).
 #
 #   Scripts/sanitize.sh address   every suite under AddressSanitizer (.build-asan/)
 #   Scripts/sanitize.sh thread    the storage, history-monitoring and service suites under
@@ -10,7 +10,7 @@
 # data race stops the process that has it (the test runner or an `orders` child), which fails the
 # run. LeakSanitizer's at-exit check is off here: in Swift processes it reports objects that are
 # reachable only through bit-packed references (String storage, enum payloads, NIO registrations
-# held by the kernel); docs/sanitizers.md has the evidence. Leaks are checked per input by the
+# held by the kernel); docs/hardening.md has the evidence. Leaks are checked per input by the
 # fuzz targets instead (Scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
