@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The PostgreSQL backend (issue 10): connection pool, extended-protocol statements, TLS.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in the graph through Hummingbird; named so the service can catch NIOHTTP1's
+        // parser error (a malformed chunked body is the client's 400, not our 500).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -165,6 +168,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // APNs: the HTTP/2 client (certificate or .p8 token) and the outbox drainer. ES256 for

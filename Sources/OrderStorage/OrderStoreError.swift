@@ -17,6 +17,8 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     case unavailable(reason: String)
     /// The store file is damaged (SQLite found corruption); `reason` says what to do.
     case corrupt(reason: String)
+    /// A new device registration would pass a bound of ``RegistrationLimits``. Nothing was written.
+    case registrationLimit(RegistrationLimitError)
 
     /// The store error for a ``WalletCore/StorageError``.
     public init(_ error: StorageError) {
@@ -30,6 +32,7 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         case .signerChanged: "store.signerChanged"
         case .unavailable: "store.unavailable"
         case .corrupt: "store.corrupt"
+        case .registrationLimit: "store.registrationLimit"
         }
     }
 
@@ -47,6 +50,10 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
             return "the store is unavailable: \(reason)"
         case .corrupt(let reason):
             return "the store is damaged: \(reason)"
+        case .registrationLimit(.devicesPerOrder(let limit)):
+            return "the order already has \(limit) registered devices, the most it may have; unregister one first"
+        case .registrationLimit(.ordersPerDevice(let limit)):
+            return "the device is already registered for \(limit) orders, the most it may be; unregister one first"
         }
     }
 }
@@ -63,7 +70,7 @@ extension OrderStoreError: WalletError {
     public var category: ErrorCategory {
         switch self {
         case .invalidArchive: .invalidInput
-        case .conflictingVersion, .signerChanged: .conflict
+        case .conflictingVersion, .signerChanged, .registrationLimit: .conflict
         case .unavailable, .corrupt: .storage
         }
     }

@@ -15,9 +15,15 @@ import WalletOrders
 /// ```swift
 /// let wallet = try WalletStore(path: "orders.sqlite")
 /// let service = OrdersService(wallet: wallet, configuration: .init(basePath: "/orders"))
-/// let app = service.application(host: "127.0.0.1", port: 8080)
+/// let app = service.application(host: "127.0.0.1", port: 8080, routes: { router in
+///     // your own routes, served beside the service's and behind its middleware
+///     router.get("/internal/ping") { _, _ in "pong" }
+/// })
 /// try await app.runService()   // SIGTERM and SIGINT drain in-flight requests
 /// ```
+///
+/// To build the `Application` yourself, give your router to ``addRoutes(to:)`` and serve that
+/// router: it is the one that holds the service's routes.
 public struct OrdersService: Sendable {
     public struct Configuration: Sendable {
         /// Where Apple's endpoints live: the path of the `webServiceURL` in order.json (`/` when
@@ -40,46 +46,73 @@ public struct OrdersService: Sendable {
 
     public let wallet: WalletStore
     public let configuration: Configuration
+    private let rateLimits: RateLimits
 
     public init(wallet: WalletStore, configuration: Configuration = Configuration()) {
         self.wallet = wallet
         self.configuration = configuration
+        rateLimits = RateLimits(limits: configuration.limits)
     }
 
-    /// Every route, behind the middleware that adds request ids, maps errors and counts requests.
-    public func router() -> Router<OrdersRequestContext> {
-        let router = Router(context: OrdersRequestContext.self)
-        router.add(middleware: ServiceMiddleware(metrics: configuration.metrics))
+    /// Adds every route of the service to `router`, behind the middleware that checks `Host`,
+    /// adds request ids, maps errors and counts and logs requests. Routes you add to `router`
+    /// afterwards are behind the same middleware. Serve this router (create it with
+    /// `Router(context: OrdersRequestContext.self, options: .autoGenerateHeadEndpoints)` so that
+    /// `HEAD` answers as `GET` does).
+    public func addRoutes(to router: Router<OrdersRequestContext>) {
+        let table = RouteTable()
+        router.add(middleware: ServiceMiddleware(metrics: configuration.metrics, routes: table))
         let base = Self.normalized(basePath: configuration.basePath)
         let deviceGroup = router.group(RouterPath(base.isEmpty ? "/" : base))
         DeviceRoutes(
-            webService: wallet.webService, limits: configuration.limits,
-            archives: ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)
-        ).add(to: deviceGroup)
-        MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router)
-        OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router)
+            webService: wallet.webService, limits: configuration.limits, rateLimits: rateLimits,
+            metrics: configuration.metrics, archives: ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)
+        ).add(to: deviceGroup, prefix: base, table: table)
+        MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
+        OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
+    }
+
+    /// A new router holding every route.
+    func router() -> Router<OrdersRequestContext> {
+        let router = Router(context: OrdersRequestContext.self, options: .autoGenerateHeadEndpoints)
+        addRoutes(to: router)
         return router
     }
 
-    /// HTTP/1.1 that closes a connection idle for `idleTimeout`, so that slow or abandoned
-    /// clients do not hold a descriptor forever.
-    public static func server(idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder {
-        .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout)))
+    /// HTTP/1.1 that closes a connection idle for `idleTimeout`, and one whose request takes
+    /// longer than `limits.requestReadTimeout` or arrives slower than `limits.minimumRequestRate`
+    /// (``RequestReadGuard``), so that slow or abandoned clients do not hold a connection.
+    public static func server(idleTimeout: Duration = .seconds(60), limits: ServiceLimits = .default) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(responder: responder, idleTimeout: idleTimeout, limits: limits)
+        }
     }
 
-    /// ``server(idleTimeout:)`` over TLS.
-    public static func server(tls: TLSConfiguration, idleTimeout: Duration = .seconds(60)) throws -> HTTPServerBuilder {
-        try .tls(server(idleTimeout: idleTimeout), tlsConfiguration: tls)
+    /// ``server(idleTimeout:limits:)`` over TLS.
+    public static func server(
+        tls: TLSConfiguration, idleTimeout: Duration = .seconds(60), limits: ServiceLimits = .default
+    ) throws -> HTTPServerBuilder {
+        // Checked here, so that a bad certificate fails before the server starts.
+        _ = try NIOSSLContext(configuration: tls)
+        return HTTPServerBuilder { responder in
+            try TLSChannel(
+                GuardedHTTP1Channel(responder: responder, idleTimeout: idleTimeout, limits: limits), tlsConfiguration: tls)
+        }
     }
 
-    /// The application, ready for `runService()` or a `ServiceGroup`. `onServerRunning` receives
-    /// the bound port (useful with port 0). `server` is ``server(idleTimeout:)`` by default.
+    /// The application, ready for `runService()` or a `ServiceGroup`, serving every route and the
+    /// ones `routes` adds (after the service's, behind the same middleware). `onServerRunning`
+    /// receives the bound port (useful with port 0). `server` is ``server(idleTimeout:limits:)``
+    /// with this service's limits by default.
     public func application(
-        host: String = "127.0.0.1", port: Int = 8080, server: HTTPServerBuilder? = nil,
-        services: [any Service] = [], onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String = "127.0.0.1", port: Int = 8080, server: HTTPServerBuilder? = nil, services: [any Service] = [],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        routes: (Router<OrdersRequestContext>) -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: router(), server: server ?? Self.server(),
+        let router = router()
+        routes(router)
+        return Application(
+            router: router, server: server ?? Self.server(limits: configuration.limits),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "wallet-orders"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
@@ -90,5 +123,18 @@ public struct OrdersService: Sendable {
     static func normalized(basePath: String) -> String {
         let trimmed = basePath.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
         return trimmed.isEmpty ? "" : "/" + trimmed
+    }
+}
+
+/// The rate limiters of one service, shared by its routes.
+struct RateLimits: Sendable {
+    let deviceLog: RateLimiter
+    let registrations: RateLimiter
+
+    init(limits: ServiceLimits) {
+        deviceLog = RateLimiter(
+            perClient: limits.deviceLogRate, total: limits.deviceLogTotalRate, maximumClients: limits.rateLimitedClients)
+        registrations = RateLimiter(
+            perClient: limits.registrationRate, total: nil, maximumClients: limits.rateLimitedClients)
     }
 }

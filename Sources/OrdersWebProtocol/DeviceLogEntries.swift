@@ -28,4 +28,31 @@ public enum DeviceLogEntries {
             return entry.serialized
         }
     }
+
+    /// The entries as one bounded piece of a log line: `device log, 2 entries: "first", "second"`,
+    /// each entry a JSON string (quotes and controls escaped, so entries cannot run together or
+    /// end the line), at most `maximumLength` bytes, saying what did not fit.
+    ///
+    /// ```swift
+    /// DeviceLogEntries.summary(of: ["a", "b\n"], maximumLength: 2048)  // device log, 2 entries: "a", "b\\n"
+    /// ```
+    public static func summary(of entries: [String], maximumLength: Int) -> String {
+        var text = "device log, \(entries.count) \(entries.count == 1 ? "entry" : "entries"):"
+        for (index, entry) in entries.enumerated() {
+            let quoted = (index == 0 ? " " : ", ") + JSONValue.string(entry).serialized
+            let later = entries.count - index - 1
+            // Room is kept for the note that would follow if a later entry did not fit.
+            let note = later > 0 ? " … (\(later) more not written)" : ""
+            if text.utf8.count + quoted.utf8.count + note.utf8.count <= maximumLength {
+                text += quoted
+                continue
+            }
+            let cut = " … (\(later + 1) more not written)"
+            let room = maximumLength - text.utf8.count - cut.utf8.count
+            var piece = Array(quoted.utf8.prefix(max(0, room)))
+            while !piece.isEmpty, String(validating: piece, as: UTF8.self) == nil { piece.removeLast() }
+            return text + String(decoding: piece, as: UTF8.self) + (piece.isEmpty ? "" : "…") + cut
+        }
+        return text
+    }
 }

@@ -12,6 +12,16 @@ public enum ServiceRequestError: Error, Sendable, Hashable, CustomStringConverti
     case invalidParameter(name: String, reason: String)
     /// No route answers this method and path.
     case noRoute
+    /// A route answers this path, but not with this method; `allowed` are the methods it takes.
+    case methodNotAllowed(method: String, allowed: [String])
+    /// A header the request needs is missing, repeated or malformed (`Host`, for one).
+    case invalidHeader(name: String, reason: String)
+    /// The request's framing is broken (a chunk size that is not hex, a chunk of the wrong
+    /// length, a transfer coding other than chunked): the connection cannot be read further.
+    case malformedRequest(reason: String)
+    /// The client sent too many such requests lately; it may try again after `retryAfter`
+    /// seconds.
+    case rateLimited(retryAfter: Int)
     /// The merchant API needs `Authorization: Bearer <API key>` with a key that is not revoked.
     case unauthenticated
 
@@ -23,6 +33,11 @@ public enum ServiceRequestError: Error, Sendable, Hashable, CustomStringConverti
             "the body's media type \(MessageText.quote(type)) is not accepted here; send \(accepted.joined(separator: " or "))"
         case .invalidParameter(let name, let reason): "\(name): \(reason)"
         case .noRoute: "no such endpoint"
+        case .methodNotAllowed(let method, let allowed):
+            "\(MessageText.quote(method)) is not allowed here; this endpoint takes \(allowed.joined(separator: ", "))"
+        case .invalidHeader(let name, let reason): "the \(name) header \(reason)"
+        case .malformedRequest(let reason): "the request is malformed: \(reason)"
+        case .rateLimited(let seconds): "too many requests from this address; try again in \(seconds) s"
         case .unauthenticated: "the merchant API needs an API key (Authorization: Bearer <key>) that exists and is not revoked"
         }
     }
@@ -36,6 +51,10 @@ extension ServiceRequestError: WalletError {
         case .unsupportedMediaType: "request.unsupportedMediaType"
         case .invalidParameter: "request.invalidParameter"
         case .noRoute: "request.noRoute"
+        case .methodNotAllowed: "request.methodNotAllowed"
+        case .invalidHeader: "request.invalidHeader"
+        case .malformedRequest: "request.malformed"
+        case .rateLimited: "request.rateLimited"
         case .unauthenticated: "api.unauthenticated"
         }
     }
@@ -46,14 +65,18 @@ extension ServiceRequestError: WalletError {
         switch self {
         case .malformedBody(_, let path): path
         case .invalidParameter(let name, _): name
+        case .invalidHeader(let name, _): name
         default: nil
         }
     }
 
     public var category: ErrorCategory {
         switch self {
-        case .bodyTooLarge, .malformedBody, .unsupportedMediaType, .invalidParameter: .invalidInput
-        case .noRoute: .notFound
+        case .bodyTooLarge, .malformedBody, .unsupportedMediaType, .invalidParameter, .invalidHeader, .malformedRequest:
+            .invalidInput
+        case .noRoute, .methodNotAllowed: .notFound
+        // Temporary, like a restriction: the same request succeeds later.
+        case .rateLimited: .restricted
         case .unauthenticated: .unauthorized
         }
     }

@@ -39,6 +39,12 @@ public protocol APIKeyRepository: Sendable {
     /// The key and its secret digest, revoked or not; nil when there is no such key.
     func key(identifier: String) async throws(StorageError) -> (key: APIKey, secretDigest: String)?
 
+    /// The secret digest alone, nil when there is no such key: the read every authentication
+    /// makes before the secret is known to be right. It costs the same whether the key exists
+    /// (one statement returning one row, its one column NULL or not), so that timing does not
+    /// tell a stranger which identifiers exist.
+    func secretDigest(identifier: String) async throws(StorageError) -> String?
+
     /// Every key, oldest first, with its order types.
     func keys() async throws(StorageError) -> [APIKey]
 

@@ -6,11 +6,15 @@ public enum APIKeyError: Error, Sendable, Hashable, CustomStringConvertible {
     case noOrderTypes
     /// There is no key with this identifier.
     case unknownKey(String)
+    /// A whole key was given whose secret is not the stored one (the identifier is named).
+    case secretMismatch(String)
 
     public var description: String {
         switch self {
         case .noOrderTypes: "an API key needs at least one non-empty order type (--order-type)"
         case .unknownKey(let identifier): "there is no API key \(MessageText.quote(identifier))"
+        case .secretMismatch(let identifier):
+            "the key given has the identifier \(MessageText.quote(identifier)) but not its secret; nothing was revoked"
         }
     }
 }
@@ -20,6 +24,7 @@ extension APIKeyError: WalletError {
         switch self {
         case .noOrderTypes: "apiKey.noOrderTypes"
         case .unknownKey: "apiKey.unknown"
+        case .secretMismatch: "apiKey.secretMismatch"
         }
     }
 
@@ -28,7 +33,7 @@ extension APIKeyError: WalletError {
     public var category: ErrorCategory {
         switch self {
         case .noOrderTypes: .invalidInput
-        case .unknownKey: .notFound
+        case .unknownKey, .secretMismatch: .notFound
         }
     }
 }

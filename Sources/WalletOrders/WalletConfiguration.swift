@@ -13,6 +13,8 @@ public struct WalletConfiguration: Sendable {
     /// Asked by `requestAuthorization()` while a client is `notDetermined`.
     public var authorizationPrompt: any AuthorizationPrompt
     public var history: HistoryConfiguration
+    /// How many devices the Orders web service registers per order, and orders per device.
+    public var registrationLimits: RegistrationLimits
     public var clock: @Sendable () -> Date
     public var logger: Logger
 
@@ -20,7 +22,8 @@ public struct WalletConfiguration: Sendable {
         availability: DataAvailability = DataAvailability(), verifier: OrderVerifier = OrderVerifier(),
         orderConsent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
-        history: HistoryConfiguration = HistoryConfiguration(), clock: @escaping @Sendable () -> Date = { Date() },
+        history: HistoryConfiguration = HistoryConfiguration(), registrationLimits: RegistrationLimits = .default,
+        clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "wallet-orders")
     ) {
         self.availability = availability
@@ -28,6 +31,7 @@ public struct WalletConfiguration: Sendable {
         self.orderConsent = orderConsent
         self.authorizationPrompt = authorizationPrompt
         self.history = history
+        self.registrationLimits = registrationLimits
         self.clock = clock
         self.logger = logger
     }

@@ -108,6 +108,31 @@ public final class SQLiteBackend: StorageBackend {
         try StoreDatabase.check(at: path, full: full)
     }
 
+    /// Rewrites the store at `path` without free pages and switches it to incremental
+    /// auto-vacuum (stores made before it was the default grow back only by reuse); returns the
+    /// file's size before and after. Takes the write lock for the whole rewrite.
+    ///
+    /// - Throws: ``WalletCore/StorageError`` when there is no store at `path`, it is not one, or
+    ///   the disk has no room for the copy SQLite writes.
+    public static func compact(at path: String) async throws(StorageError) -> (before: Int, after: Int) {
+        let backend = try SQLiteBackend(path: path, options: Options(createIfMissing: false))
+        defer { try? backend.pool.close() }
+        func size() -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+        }
+        do {
+            try await backend.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            let before = size()
+            try await backend.pool.writeWithoutTransaction { db in
+                try FreePages.compact(db)
+                _ = try db.checkpoint(.truncate)
+            }
+            return (before, size())
+        } catch {
+            throw error as? StorageError ?? StorageError(sqlite: error, path: path)
+        }
+    }
+
     /// What the owner of a damaged store should do.
     public static func corruptionAdvice(path: String?) -> String {
         StoreDatabase.corruptionAdvice(path: path)

@@ -76,15 +76,16 @@ struct KeysCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key for good.")
 
-        @Argument(help: ArgumentHelp("The key's identifier (from list).", valueName: "key"))
-        var identifier: String
+        @Argument(help: ArgumentHelp("The key's identifier (from list), or the whole key.", valueName: "key"))
+        var key: String
 
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
             let wallet = try await store.wallet()
-            let revoked = try await wallet.revokeAPIKey(identifier)
-            Output.line(revoked ? "revoked \(identifier)" : "\(identifier) was already revoked")
+            let revoked = try await wallet.revokeAPIKey(key)
+            Output.line(
+                revoked.wasAlreadyRevoked ? "\(revoked.identifier) was already revoked" : "revoked \(revoked.identifier)")
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OrderPackage
+import OrdersService
 import WalletPrimitives
 
 /// `orders`: verify, build and (later) store Apple Wallet order packages.
@@ -30,11 +31,9 @@ struct Orders: AsyncParsableCommand {
     static func main() async {
         TimeZoneEnvironment.pinLocalZone()  // before any thread starts
         let level = logLevel(default: .warning)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        // Every log line of every library, escaped and bounded by one handler (`orders serve`
+        // switches its sink to a background writer).
+        LoggingSystem.bootstrap { label in LogLineHandler(label: label, sink: .standardError, logLevel: level) }
         do {
             // verify and add take their file operands past the parser (FileOperands says why).
             let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,6 +6,7 @@ import NIOCore
 import NIOSSL
 import OrderPush
 import OrdersService
+import ServiceLifecycle
 import WalletOrders
 import WalletPrimitives
 
@@ -18,8 +19,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             The first line on standard output is `listening on http://HOST:PORT` (with --port 0, \
             the port the system chose). SIGTERM or SIGINT stop accepting connections, finish the \
-            requests in flight and exit 0. Request logs go to standard error (ORDERS_LOG_LEVEL, \
-            default info).
+            requests in flight (for up to --shutdown-timeout seconds) and exit 0; the process is \
+            gone 5 s after that whatever is stuck. Request logs go to standard error \
+            (ORDERS_LOG_LEVEL, default info), through a 1 MiB buffer: lines that do not fit \
+            while standard error is slow are dropped and counted, never waited for.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -51,10 +54,41 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Close a connection that sends and receives nothing for this many seconds.", valueName: "seconds"))
     var idleTimeout = 60
 
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Close a connection whose request (head and body) takes longer than this many seconds to arrive.",
+            valueName: "seconds"))
+    var requestTimeout = 60
+
+    @Option(
+        name: .customLong("shutdown-timeout"),
+        help: ArgumentHelp("After SIGTERM, how long requests in flight may take before they are cut.", valueName: "seconds"))
+    var shutdownTimeout = 10
+
+    @Option(
+        name: .customLong("max-devices-per-order"),
+        help: ArgumentHelp("The most devices registered for one order.", valueName: "count"))
+    var devicesPerOrder = RegistrationLimits.default.devicesPerOrder
+
+    @Option(
+        name: .customLong("max-orders-per-device"),
+        help: ArgumentHelp("The most orders one device is registered for.", valueName: "count"))
+    var ordersPerDevice = RegistrationLimits.default.ordersPerDevice
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         guard (1...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)")
+        }
+        guard (1...3600).contains(requestTimeout) else {
+            throw ValidationError("--request-timeout must be 1…3600 seconds, not \(requestTimeout)")
+        }
+        guard (1...3600).contains(shutdownTimeout) else {
+            throw ValidationError("--shutdown-timeout must be 1…3600 seconds, not \(shutdownTimeout)")
+        }
+        guard devicesPerOrder >= 1, ordersPerDevice >= 1 else {
+            throw ValidationError("--max-devices-per-order and --max-orders-per-device must be at least 1")
         }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
@@ -62,21 +96,29 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         FileDescriptorLimit.raiseToMaximum()
+        // A log reader that went away must not kill the service: a write to its pipe fails instead.
+        signal(SIGPIPE, SIG_IGN)
+        LogSink.standardError.startBackgroundWriting()
         var logger = Logger(label: "orders.serve")
         logger.logLevel = Orders.logLevel(default: .info)
+        var limits = ServiceLimits.default
+        limits.requestReadTimeout = .seconds(requestTimeout)
         // Credentials first: a file that cannot be used stops `serve` before it creates a store.
-        let server = try server()
+        let server = try server(limits: limits)
         let sender = try push.sender(logger: logger)
         let wallet: WalletStore
         do {
-            wallet = try await storeOptions.wallet(create: true, trust: trust)
+            wallet = try await storeOptions.wallet(
+                create: true, trust: trust,
+                registrationLimits: RegistrationLimits(devicesPerOrder: devicesPerOrder, ordersPerDevice: ordersPerDevice))
         } catch {
             try? await (sender as? APNsClient)?.shutdown()
             throw error
         }
         let metrics = ServiceMetrics()
         let service = OrdersService(
-            wallet: wallet, configuration: OrdersService.Configuration(basePath: basePath, metrics: metrics, logger: logger))
+            wallet: wallet,
+            configuration: OrdersService.Configuration(basePath: basePath, limits: limits, metrics: metrics, logger: logger))
         let drainer = OutboxDrainer(
             outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
             onOutcome: metrics.recordPush(outcome:))
@@ -86,9 +128,14 @@ struct ServeCommand: AsyncParsableCommand {
             let shownHost = host.contains(":") ? "[\(host)]" : host
             Output.line("listening on \(scheme)://\(shownHost):\(port)")
         }
+        var configuration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(shutdownTimeout)
+        configuration.maximumCancellationDuration = .seconds(ShutdownWatchdog.cancellationTime)
+        let watchdog = ShutdownWatchdog(gracePeriod: shutdownTimeout)
         var failure: CommandFailure?
         do {
-            try await application.runService()
+            try await ServiceGroup(configuration: configuration).run()
         } catch let error as IOError {
             // Binding fails before anything is served: the port is taken, or not ours to use.
             failure = CommandFailure("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
@@ -99,6 +146,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try? await (sender as? APNsClient)?.shutdown()
         try? await wallet.backend.close()
+        LogSink.standardError.flush(timeout: .seconds(ShutdownWatchdog.logFlushTime))
+        withExtendedLifetime(watchdog) {}
         if let failure { throw failure }
     }
 }
@@ -167,9 +216,9 @@ struct PushOptions: ParsableArguments {
 
 extension ServeCommand {
     /// HTTP/1.1, over TLS with `--tls-certificate` and `--tls-key`.
-    func server() throws -> HTTPServerBuilder {
+    func server(limits: ServiceLimits) throws -> HTTPServerBuilder {
         let idle = Duration.seconds(idleTimeout)
-        guard let tlsCertificate, let tlsKey else { return OrdersService.server(idleTimeout: idle) }
+        guard let tlsCertificate, let tlsKey else { return OrdersService.server(idleTimeout: idle, limits: limits) }
         let chainPEM = try FileInput.contents(of: tlsCertificate, what: "TLS certificate")
         let keyPEM = try FileInput.contents(of: tlsKey, what: "TLS key")
         // NIOSSL's errors name no file ("failedToLoadCertificate"): say which one is wrong.
@@ -182,7 +231,8 @@ extension ServeCommand {
         do {
             return try OrdersService.server(
                 tls: TLSConfiguration.makeServerConfiguration(
-                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)), idleTimeout: idle)
+                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)), idleTimeout: idle,
+                limits: limits)
         } catch {
             throw CommandFailure("cannot use the TLS certificate and key (\(tlsCertificate), \(tlsKey)): \(error)")
         }

@@ -53,12 +53,13 @@ struct StoreOptions: ParsableArguments {
     /// missing one is "there is no store at …", exit 2).
     func wallet(
         create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
-        authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt()
+        authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
+        registrationLimits: RegistrationLimits = .default
     ) async throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
-            authorizationPrompt: authorizationPrompt, logger: Logger(label: "orders"))
+            authorizationPrompt: authorizationPrompt, registrationLimits: registrationLimits, logger: Logger(label: "orders"))
         if let url = try databaseURL {
             var logger = Logger(label: "orders.postgres")
             logger.logLevel = .error

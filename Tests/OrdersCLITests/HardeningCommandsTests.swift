@@ -177,6 +177,22 @@ struct HardeningCommandsTests {
         #expect(companions == ["app.sqlite"])
     }
 
+    @Test("doctor --compact gives an older store's free pages back, and says how much")
+    func compact() throws {
+        let workspace = try StoreWorkspace()
+        try FileManager.default.copyItem(
+            at: TestArchiveTable.packageRoot.appendingPathComponent("Tests/Fixtures/store-before-storage-layer.sqlite"),
+            to: URL(fileURLWithPath: workspace.store))
+        let compacted = try workspace.run(["doctor", "--compact"])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        #expect(compacted.lines.first == "ok \(workspace.store)")
+        let note = try #require(compacted.lines.last)
+        #expect(note.hasPrefix("compacted \(workspace.store): ") && note.hasSuffix(" bytes"), "\(note)")
+        #expect(try workspace.run(["list"]).status == 0)
+        let missing = try StoreWorkspace().run(["doctor", "--compact"])
+        #expect(missing.status == 2 && missing.stderr.contains("there is no store"))
+    }
+
     @Test("a damaged store is store.corrupt with what to do; doctor finds it; a sound one is ok")
     func damagedStore() throws {
         let workspace = try Self.storedOrder()

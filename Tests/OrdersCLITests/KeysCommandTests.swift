@@ -45,4 +45,53 @@ struct KeysCommandTests {
         let empty = try workspace.run(["keys", "create", "--order-type", ""])
         #expect(empty.status == 1 && empty.stderr.contains("apiKey.noOrderTypes"), "\(empty.stderr)")
     }
+
+    @Test("revoke takes the whole key or its id, and nothing any keys command prints holds a piece of a secret")
+    func revokeByWholeKey() throws {
+        let workspace = try StoreWorkspace()
+        var outputs: [String] = []
+        func run(_ arguments: [String]) throws -> OrdersProcess.Result {
+            let result = try workspace.run(arguments, environment: ["ORDERS_LOG_LEVEL": "trace"])
+            outputs.append(result.stdout + result.stderr)
+            return result
+        }
+        let created = try run(["keys", "create", "--order-type", "order.com.example.shop"])
+        let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let identifier = String(token.split(separator: "_")[1])
+        let secret = String(token.suffix(64))
+        outputs.removeAll()  // create prints the key once, by design
+
+        let second = try run(["keys", "create", "--order-type", "order.com.example.shop", "--json"])
+        outputs.removeAll()
+        let otherToken = String(second.stdout.split(separator: "\"").first { $0.hasPrefix("wok_") } ?? "")
+        #expect(otherToken.count == 85)
+
+        // A whole key whose secret is wrong: refused, naming the id only, nothing revoked.
+        let mistyped = "wok_\(identifier)_" + String(secret.dropLast()) + (secret.last == "0" ? "1" : "0")
+        let refused = try run(["keys", "revoke", mistyped])
+        #expect(refused.status == 1 && refused.stderr.contains("apiKey.secretMismatch"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(identifier))
+        // An unknown whole key, or one cut short: the identifier only.
+        let unknown = try run(["keys", "revoke", "wok_0123456789abcdef_" + secret])
+        #expect(unknown.status == 1 && unknown.stderr.contains("apiKey.unknown") && unknown.stderr.contains("0123456789abcdef"))
+        let cut = try run(["keys", "revoke", "wok_0123456789abcdef_" + secret.prefix(40)])
+        #expect(cut.status == 1 && cut.stderr.contains("apiKey.unknown"))
+        #expect(try run(["keys", "list", "--json"]).stdout.contains(#""revokedAt":null"#))
+
+        // The whole key revokes it, and says which by id.
+        let revoked = try run(["keys", "revoke", token])
+        #expect(revoked.status == 0 && revoked.stdout == "revoked \(identifier)\n", "\(revoked.stdout)")
+        let again = try run(["keys", "revoke", token])
+        #expect(again.status == 0 && again.stdout == "\(identifier) was already revoked\n")
+        _ = try run(["keys", "list"])
+        _ = try run(["keys", "list", "--json"])
+
+        // No 8 characters in a row of either secret in anything printed or logged.
+        for key in [secret, String(otherToken.suffix(64))] {
+            for start in 0...(key.count - 8) {
+                let piece = String(key.dropFirst(start).prefix(8))
+                for output in outputs { #expect(!output.contains(piece), "a piece of a secret was printed: \(output)") }
+            }
+        }
+    }
 }

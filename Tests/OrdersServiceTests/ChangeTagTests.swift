@@ -27,7 +27,7 @@ struct ChangeTagTests {
                 let response = try await client.executeRequest(
                     uri: ServiceFixture.path("v1", "devices", "phone", "registrations", ServiceFixture.shopType, identifier),
                     method: .post, headers: [.authorization: "AppleOrder \(ServiceFixture.token)"],
-                    body: ByteBuffer(string: #"{"pushToken":"t"}"#))
+                    body: ByteBuffer(string: #"{"pushToken":"\#(ServiceFixture.pushToken)"}"#))
                 #expect(response.status == .created)
             }
             let first = try await Self.poll(client, path: path, tag: nil)

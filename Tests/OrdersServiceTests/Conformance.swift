@@ -43,16 +43,16 @@ struct Conformance {
     }
 
     static let documented: [String: Set<Int>] = [
-        "registrations": [200, 204],
-        "order": [200, 304, 401],
+        "registrations": [200, 204, 400],
+        "order": [200, 304, 400, 401],
         "register": [200, 201, 400, 401],
-        "unregister": [200, 401],
+        "unregister": [200, 400, 401],
         "log": [200, 400, 413],
         "put": [200, 201, 401, 403, 409, 413, 415, 422],
         "contains": [200, 400, 404],
         "list": [200, 400],
         "delete": [200, 404],
-        "operations": [200, 404],
+        "operations": [200, 404, 405],
     ]
 
     mutating func run() async throws {
@@ -78,8 +78,9 @@ struct Conformance {
         // 1. An unknown device: 204.
         try await row("registrations", .get, registrations, expect: .noContent)
 
-        // 3. Registering: 401 alike for no token, a wrong token and an unknown order.
-        let pushToken = Data(#"{"pushToken":"a1b2c3"}"#.utf8)
+        // 3. Registering: 401 alike for no token, a wrong token and an unknown order, each with
+        // the scheme to use.
+        let pushToken = Data(#"{"pushToken":"\#(String(repeating: "a1", count: 32))"}"#.utf8)
         let missing = try await row("register", .post, registration, body: pushToken, expect: .unauthorized)
         let wrong = try await row(
             "register", .post, registration, headers: [.authorization: "AppleOrder wrong"], body: pushToken, expect: .unauthorized
@@ -88,13 +89,41 @@ struct Conformance {
             "register", .post, ServiceFixture.path("v1", "devices", "device-1", "registrations", shop, "NO-SUCH-ORDER"),
             headers: auth, body: pushToken, expect: .unauthorized)
         #expect(missing.body == wrong.body && wrong.body == unknown.body, "401 bodies differ")
+        for answer in [missing, wrong, unknown] {
+            #expect(answer.headers[.wwwAuthenticate] == #"AppleOrder realm="orders""#)
+        }
         try await row("register", .post, registration, headers: auth, body: Data(#"{"pushToken":7}"#.utf8), expect: .badRequest)
+        // APNs tokens are hex digits; device identifiers letters, digits, '.', '_', '-' (≤ 128
+        // bytes); a control character in any path identifier is refused before the store is asked.
+        for token in ["a1b2c3", "token-1", String(repeating: "g", count: 64), String(repeating: "a", count: 65)] {
+            let refused = try await row(
+                "register", .post, registration, headers: auth, body: Data(#"{"pushToken":"\#(token)"}"#.utf8),
+                expect: .badRequest)
+            #expect(refused.text.contains(#""code":"webService.invalidPushToken""#))
+        }
+        for device in ["a b", String(repeating: "d", count: 129), "dev/ice", "ü"] {
+            let path = ServiceFixture.path("v1", "devices", device, "registrations", shop, "ORDER-1")
+            let refused = try await row("register", .post, path, headers: auth, body: pushToken, expect: .badRequest)
+            #expect(refused.text.contains(#""code":"webService.invalidDeviceIdentifier""#), "\(device)")
+            try await row("unregister", .delete, path, headers: auth, expect: .badRequest)
+        }
+        try await row(
+            "registrations", .get,
+            ServiceFixture.path("v1", "devices", String(repeating: "d", count: 129), "registrations", shop),
+            expect: .badRequest)
+        for control in ["%00", "%0A", "%1B", "%7F", "%C2%85"] {
+            let refused = try await row(
+                "register", .post, "/v1/devices/a\(control)b/registrations/\(shop)/ORDER-1", headers: auth, body: pushToken,
+                expect: .badRequest)
+            #expect(refused.text.contains(#""code":"request.invalidParameter""#), "\(control)")
+            try await row("order", .get, "/v1/orders/\(shop)/ORDER\(control)1", headers: auth, expect: .badRequest)
+        }
         try await row("register", .post, registration, headers: auth, body: Data("not json".utf8), expect: .badRequest)
         try await row("register", .post, registration, headers: auth, body: pushToken, expect: .created)
         // The scheme is case-insensitive; registering again updates the push token.
         try await row(
             "register", .post, registration, headers: [.authorization: "appleORDER \(ServiceFixture.token)"],
-            body: Data(#"{"pushToken":"d4e5f6"}"#.utf8), expect: .ok)
+            body: Data(#"{"pushToken":"\#(String(repeating: "D4", count: 32))"}"#.utf8), expect: .ok)
 
         // 1. The registered order, then nothing after its tag; a garbage tag means everything.
         let listed = try await row("registrations", .get, registrations, expect: .ok)
@@ -133,6 +162,10 @@ struct Conformance {
             "order", .get, ServiceFixture.path("v1", "orders", shop, "NO-SUCH-ORDER"), headers: auth, expect: .unauthorized)
         try await row("order", .get, order1, headers: [.authorization: "Bearer \(ServiceFixture.token)"], expect: .unauthorized)
         #expect(noToken.body == wrongToken.body && wrongToken.body == unknownOrder.body, "401 bodies differ")
+        // HEAD answers as GET, without the body.
+        let head = try await row("order", .head, order1, headers: auth, expect: .ok)
+        #expect(head.body.isEmpty)
+        #expect(head.headers[.eTag] == etag && head.headers[.contentLength] == String(fixture.shopV1.count))
         // Identifiers are any strings; many order types on one instance.
         try await row(
             "order", .get, ServiceFixture.path("v1", "orders", shop, ServiceFixture.oddIdentifier), headers: auth, expect: .ok)
@@ -159,7 +192,8 @@ struct Conformance {
         let archive: HTTPFields = key + [.contentType: "application/vnd.apple.finance.order"]
         let newOrder = try TestOrderArchive.make(orderIdentifier: "ORDER-NEW")
 
-        try await row("put", .put, "/api/v1/orders", body: newOrder, expect: .unauthorized)
+        let anonymous = try await row("put", .put, "/api/v1/orders", body: newOrder, expect: .unauthorized)
+        #expect(anonymous.headers[.wwwAuthenticate] == #"Bearer realm="orders""#)
         try await row(
             "put", .put, "/api/v1/orders",
             headers: [.authorization: "Bearer wok_0000000000000000_" + String(repeating: "0", count: 64)], body: newOrder,
@@ -217,6 +251,9 @@ struct Conformance {
             Set((first.orders + second.orders).map(\.orderIdentifier)) == ["ORDER-1", "ORDER-NEW", ServiceFixture.oddIdentifier])
         try await row("list", .get, "/api/v1/orders?limit=0", headers: key, expect: .badRequest)
         try await row("list", .get, "/api/v1/orders?cursor=bogus", headers: key, expect: .badRequest)
+        // An empty cursor is none: the first page (the OpenAPI document allows it).
+        let firstAgain = try await row("list", .get, "/api/v1/orders?limit=2&cursor=", headers: key, expect: .ok)
+        #expect(try JSONDecoder().decode(PageBody.self, from: firstAgain.body).orders.count == 2)
 
         let newPath = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-NEW")
         try await row("delete", .delete, newPath, headers: key, expect: .ok)
@@ -239,6 +276,19 @@ struct Conformance {
         #expect(document.text == committed.trimmingCharacters(in: .newlines))
         let unknown = try await row("operations", .get, "/v2/nothing", expect: .notFound)
         #expect(unknown.text.contains(#""code":"request.noRoute""#))
+        // HEAD mirrors GET; a method no route of a known path takes is 405 with the ones it takes.
+        let head = try await row("operations", .head, "/health", expect: .ok)
+        #expect(head.body.isEmpty && head.headers[.contentLength] == "15")
+        for (method, path, allowed) in [
+            (HTTPRequest.Method.patch, "/health", "GET, HEAD"), (.post, "/metrics", "GET, HEAD"),
+            (.delete, "/api/v1/orders", "GET, HEAD, PUT"), (.options, "/v1/log", "POST"),
+            (.put, ServiceFixture.path("v1", "orders", ServiceFixture.shopType, "ORDER-1"), "GET, HEAD"),
+            (.get, ServiceFixture.path("v1", "devices", "d", "registrations", ServiceFixture.shopType, "O"), "DELETE, POST"),
+        ] {
+            let refused = try await row("operations", method, path, expect: .methodNotAllowed)
+            #expect(refused.headers[.allow] == allowed, "\(method) \(path)")
+            #expect(refused.text.contains(#""code":"request.methodNotAllowed""#))
+        }
     }
 }
 

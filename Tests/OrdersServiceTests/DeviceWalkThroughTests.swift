@@ -50,7 +50,7 @@ struct DeviceWalkThroughTests {
                 // The device registers and learns its tag.
                 let registered = try await device.executeRequest(
                     uri: registrations + "/ORDER-1", method: .post, headers: auth,
-                    body: ByteBuffer(string: #"{"pushToken":"0a1b2c3d"}"#))
+                    body: ByteBuffer(string: #"{"pushToken":"\#(ServiceFixture.pushToken)"}"#))
                 #expect(registered.status == .created)
                 let first = try await device.executeRequest(uri: registrations, method: .get, headers: [:], body: nil)
                 let tag = try JSONDecoder().decode(ChangedOrdersBody.self, from: Data(buffer: first.body)).lastModified
@@ -69,7 +69,7 @@ struct DeviceWalkThroughTests {
                 #expect(pushes.count == 1)
                 let push = try #require(pushes.first)
                 #expect(push.isHTTP2)
-                #expect(push.deviceToken == "0a1b2c3d" && push.body == "{}")
+                #expect(push.deviceToken == ServiceFixture.pushToken && push.body == "{}")
                 let header = { (name: String) in HTTPField.Name(name).flatMap { push.headers[$0] } }
                 #expect(header("apns-topic") == ServiceFixture.shopType)
                 #expect(header("apns-push-type") == "background")

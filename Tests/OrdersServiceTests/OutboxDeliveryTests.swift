@@ -28,7 +28,7 @@ struct OutboxDeliveryTests {
         let fixture = try await ServiceFixture.make()
         let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
         _ = try await fixture.wallet.webService.register(
-            deviceIdentifier: "phone", pushToken: "token-1", for: order, authenticationToken: ServiceFixture.token)
+            deviceIdentifier: "phone", pushToken: ServiceFixture.pushToken, for: order, authenticationToken: ServiceFixture.token)
         return fixture
     }
 
@@ -50,7 +50,8 @@ struct OutboxDeliveryTests {
         let sender = ScriptedSender([])
         #expect(try await Self.drainer(fixture, sender: sender).drainOnce() == 1)
         let sent = sender.sent.withLock { $0 }
-        #expect(sent.map(\.orderTypeIdentifier) == [ServiceFixture.shopType] && sent.map(\.pushToken) == ["token-1"])
+        #expect(
+            sent.map(\.orderTypeIdentifier) == [ServiceFixture.shopType] && sent.map(\.pushToken) == [ServiceFixture.pushToken])
         #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 0)
     }
 
@@ -67,7 +68,7 @@ struct OutboxDeliveryTests {
         let later = try await ServiceFixture.make()
         let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
         _ = try await later.wallet.webService.register(
-            deviceIdentifier: "phone", pushToken: "token-1", for: order, authenticationToken: ServiceFixture.token)
+            deviceIdentifier: "phone", pushToken: ServiceFixture.pushToken, for: order, authenticationToken: ServiceFixture.token)
         _ = try await later.wallet.orders.saveOrder(signedArchive: later.shopV2)
         let gone = ScriptedSender([.unregistered(reason: "Unregistered")])
         #expect(try await Self.drainer(later, sender: gone).drainOnce() == 1)

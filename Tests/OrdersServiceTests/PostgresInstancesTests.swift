@@ -42,7 +42,7 @@ struct PostgresInstancesTests {
         let registered = try await clientA.send(
             .post, Self.registration,
             headers: [.authorization: "AppleOrder \(ServiceFixture.token)", .contentType: "application/json"],
-            body: Data(#"{"pushToken":"token-1"}"#.utf8))
+            body: Data(#"{"pushToken":"\#(ServiceFixture.pushToken)"}"#.utf8))
         #expect(registered.status == .created)
         let put = try await clientB.send(
             .put, "/api/v1/orders",
@@ -70,7 +70,7 @@ struct PostgresInstancesTests {
         let a = try ServeProcess.start(database: url.redacted)
         let b = try ServeProcess.start(database: url.redacted)
         _ = try await wallet.webService.register(
-            deviceIdentifier: "phone", pushToken: "token-1",
+            deviceIdentifier: "phone", pushToken: ServiceFixture.pushToken,
             for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1"),
             authenticationToken: ServiceFixture.token)
         let versions = try (1...30).map { try TestOrderArchive.make(updatedAt: String(format: "2026-02-01T08:00:%02dZ", $0)) }

@@ -5,29 +5,36 @@ import Foundation
 final class RawConnection {
     private let socket: Int32
 
-    /// Connects to `127.0.0.1:port`; reads and writes give up after `timeout` seconds.
-    init(port: Int, timeout: Int = 10) throws {
+    /// Connects to `127.0.0.1:port` from `source` (any address of 127.0.0.0/8, all of which are
+    /// loopback on Linux: a client at another address, as the rate limits see it); reads and
+    /// writes give up after `timeout` seconds.
+    init(port: Int, from source: String? = nil, timeout: Int = 10) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw RawConnectionError(message: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let fail = { (step: String) -> RawConnectionError in
+            let error = RawConnectionError(message: "\(step): \(String(cString: strerror(errno)))")
+            close(self.socket)
+            return error
         }
-        guard connected == 0 else {
-            close(socket)
-            throw RawConnectionError(message: "connect: \(String(cString: strerror(errno)))")
-        }
+        if let source, Self.withAddress(source, port: 0, { bind(socket, $0, $1) }) != 0 { throw fail("bind \(source)") }
+        guard Self.withAddress("127.0.0.1", port: port, { connect(socket, $0, $1) }) == 0 else { throw fail("connect") }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(socket) }
+
+    /// `body` with an IPv4 socket address of `ip` and `port`.
+    private static func withAddress(_ ip: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(ip)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
 
     /// Sends all of `text`; false once the server has closed or stopped reading.
     @discardableResult
@@ -58,6 +65,62 @@ final class RawConnection {
             if count == 0 || (count < 0 && errno == ECONNRESET) { return true }
             if count < 0 { return false }  // timed out: still open
         }
+    }
+
+    /// Whether the server has let go of the connection entirely, not only closed its half:
+    /// after its end of stream, bytes sent are answered with a reset within `seconds`. (A server
+    /// that only half-closes keeps the socket, and takes the bytes, for as long as the client
+    /// stays.)
+    func isReleasedByServer(within seconds: Double) -> Bool {
+        var limit = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let sent = Glibc.send(socket, "x", 1, Int32(MSG_NOSIGNAL))
+            if sent < 0 { return errno == ECONNRESET || errno == EPIPE }
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count < 0, errno == ECONNRESET { return true }
+            if count == 0 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        return false
+    }
+
+    /// One whole response (status, headers, and a body of its `Content-Length`) on a connection
+    /// that stays open, or nil when none arrives in time.
+    func response() -> (status: Int, headers: [String: String], body: [UInt8])? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        func headEnd() -> Int? {
+            guard received.count >= 4 else { return nil }
+            for index in 0...(received.count - 4) where Array(received[index..<index + 4]) == separator { return index }
+            return nil
+        }
+        var found = headEnd()
+        while found == nil {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received += buffer[0..<count]
+            found = headEnd()
+        }
+        guard let end = found else { return nil }
+        let lines = String(decoding: received[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
+        var body = Array(received[(end + 4)...])
+        while body.count < length {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            body += buffer[0..<count]
+        }
+        return (status, headers, body)
     }
 
     /// The status code of the response's first line, or nil if none arrives in time.

@@ -10,24 +10,30 @@ final class ServeProcess: @unchecked Sendable {
     let folder: URL
     /// `listening on http://HOST:PORT`.
     let firstLine: String
+    /// When standard error is a pipe nobody reads (``start(store:arguments:environment:standardErrorUnread:)``).
+    private let unreadPipe: Pipe?
     private var exitStatus: Int32?
 
     var standardError: String {
         (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
     }
 
-    private init(process: Process, port: Int, folder: URL, firstLine: String) {
+    private init(process: Process, port: Int, folder: URL, firstLine: String, unreadPipe: Pipe?) {
         self.process = process
         self.port = port
         self.folder = folder
         self.firstLine = firstLine
+        self.unreadPipe = unreadPipe
     }
 
-    /// Starts `orders serve` on the SQLite store, trusting the test root.
+    /// Starts `orders serve` on the SQLite store, trusting the test root. With
+    /// `standardErrorUnread`, standard error is a pipe that nobody drains (a log reader that hung).
     static func start(
-        store: String, arguments: [String] = [], environment: [String: String] = [:]
+        store: String, arguments: [String] = [], environment: [String: String] = [:], standardErrorUnread: Bool = false
     ) throws -> ServeProcess {
-        try start(location: ["--store", store], arguments: arguments, environment: environment)
+        try start(
+            location: ["--store", store], arguments: arguments, environment: environment,
+            standardErrorUnread: standardErrorUnread)
     }
 
     /// Starts `orders serve` on a PostgreSQL database (`--database URL`), trusting the test root.
@@ -38,7 +44,7 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     private static func start(
-        location: [String], arguments: [String], environment: [String: String]
+        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool = false
     ) throws -> ServeProcess {
         let folder = try TemporaryDirectory.make("serve-process")
         let stdoutURL = folder.appendingPathComponent("stdout")
@@ -55,7 +61,12 @@ final class ServeProcess: @unchecked Sendable {
             + location + arguments
         process.environment = OrdersBinary.environment(adding: environment)
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let unread = standardErrorUnread ? Pipe() : nil
+        if let unread {
+            process.standardError = unread
+        } else {
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(120)
@@ -67,7 +78,8 @@ final class ServeProcess: @unchecked Sendable {
                     process.terminate()
                     throw ServeProcessError(message: "unexpected first line: \(line)")
                 }
-                return ServeProcess(process: process, port: port, folder: folder, firstLine: String(line))
+                return ServeProcess(
+                    process: process, port: port, folder: folder, firstLine: String(line), unreadPipe: unread)
             }
             if !process.isRunning {
                 let errors = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
@@ -96,12 +108,12 @@ final class ServeProcess: @unchecked Sendable {
         return (process.terminationStatus, message)
     }
 
-    /// SIGTERM, then the exit status (SIGKILL after 30 s).
+    /// SIGTERM, then the exit status (SIGKILL after `patience` seconds).
     @discardableResult
-    func stop(signal: Int32 = SIGTERM) -> Int32 {
+    func stop(signal: Int32 = SIGTERM, patience: TimeInterval = 30) -> Int32 {
         if let exitStatus { return exitStatus }
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(patience)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -112,6 +124,7 @@ final class ServeProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        withExtendedLifetime(unreadPipe) {}
     }
 }
 

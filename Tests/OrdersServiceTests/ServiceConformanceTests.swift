@@ -121,3 +121,52 @@ struct ServeTransportTests {
         }
     }
 }
+
+/// What an HTTP client library will not send, on a raw connection to the built binary.
+@Suite("orders serve: HTTP/1.1 on the wire")
+struct WireConformanceTests {
+    @Test("Host: missing or repeated is 400 (RFC 9112 §3.2); present once, served")
+    func host() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let server = try ServeProcess.start(store: fixture.storePath)
+        defer { _ = server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let missing = connection.exchange("GET", "/health", host: nil)
+        #expect(missing?.status == 400 && missing?.text.contains(#""code":"request.invalidHeader""#) == true)
+        let twice = connection.exchange("GET", "/health", headers: ["Host": "other.example"])
+        #expect(twice?.status == 400 && twice?.text.contains("more than once") == true)
+        #expect(connection.exchange("GET", "/health")?.status == 200)
+    }
+
+    @Test("a request line or header past the decoder's limits is 400, and the server lets go of the connection")
+    func oversizedRequestLine() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let server = try ServeProcess.start(store: fixture.storePath)
+        defer { _ = server.stop() }
+        for request in [
+            "GET /" + String(repeating: "a", count: 100_000) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "b", count: 100_000) + "\r\n\r\n",
+        ] {
+            let connection = try RawConnection(port: server.port)
+            connection.send(request)
+            #expect(connection.responseStatus() == 400)
+            // Not only half-closed: a client that never closes must not keep the socket.
+            #expect(connection.isReleasedByServer(within: 6))
+        }
+    }
+
+    @Test("request ids are random: 200 of them share no prefix and follow no sequence")
+    func randomRequestIdentifiers() async throws {
+        let fixture = try await ServiceFixture.make(seed: false)
+        let server = try ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
+        defer { _ = server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let identifiers = (0..<200).compactMap { _ in connection.exchange("GET", "/health")?.headers["x-request-id"] }
+        #expect(identifiers.count == 200)
+        #expect(identifiers.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        #expect(Set(identifiers.map { $0.prefix(8) }).count > 190, "ids share prefixes: \(identifiers.prefix(5))")
+        let low = identifiers.compactMap { UInt64($0.suffix(16), radix: 16) }
+        let steps = zip(low, low.dropFirst()).filter { $1 &- $0 == 1 }.count
+        #expect(steps < 5, "\(steps) ids follow their predecessor")
+    }
+}

@@ -15,6 +15,8 @@ struct ServiceFixture {
     static let otherType = "order.com.example.other"
     static let token = "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b"
     static let oddIdentifier = "order 7/ü?#%"
+    /// An APNs device token as devices send them: 64 hex digits.
+    static let pushToken = String(repeating: "0a1b2c3d", count: 8)
 
     let directory: URL
     let storePath: String

@@ -13,6 +13,54 @@ struct WebServiceContractTests {
     static let device = "device-A"
 
     @Test(
+        "a new registration past a cap is refused, writing nothing; an existing one is always updated",
+        arguments: BackendFactory.all)
+    func registrationLimits(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let registrations = backend.registrations
+        let limits = RegistrationLimits(devicesPerOrder: 3, ordersPerDevice: 2)
+        let order = OrderFixtures.identifier("capped")
+        for device in ["d1", "d2", "d3"] {
+            let registration = OrderRegistration(deviceIdentifier: device, pushToken: "t-\(device)", order: order)
+            #expect(try await registrations.register(registration, at: OrderFixtures.now, limits: limits) == .created)
+        }
+        do {
+            _ = try await registrations.register(
+                OrderRegistration(deviceIdentifier: "d4", pushToken: "t", order: order), at: OrderFixtures.now, limits: limits)
+            Issue.record("a fourth device was registered")
+        } catch {
+            guard case .registrationLimit(.devicesPerOrder(limit: 3)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(error.code == "store.registrationLimit" && error.category == .conflict)
+        }
+        // The device not written: it has nothing to hear about and nothing to unregister.
+        #expect(try await registrations.unregister(deviceIdentifier: "d4", order: order) == false)
+        // An existing registration takes a new token whatever the counts.
+        #expect(
+            try await registrations.register(
+                OrderRegistration(deviceIdentifier: "d1", pushToken: "new", order: order), at: OrderFixtures.now, limits: limits)
+                == .updated)
+        // Orders per device: d1 holds one; a second is the limit, a third refused.
+        #expect(
+            try await registrations.register(
+                OrderRegistration(deviceIdentifier: "d1", pushToken: "t", order: OrderFixtures.identifier("second")),
+                at: OrderFixtures.now, limits: limits) == .created)
+        do {
+            _ = try await registrations.register(
+                OrderRegistration(deviceIdentifier: "d1", pushToken: "t", order: OrderFixtures.identifier("third")),
+                at: OrderFixtures.now, limits: limits)
+            Issue.record("a third order for d1 was registered")
+        } catch {
+            guard case .registrationLimit(.ordersPerDevice(limit: 2)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+
+    @Test(
         "a stored version keeps order.json's authenticationToken, archive and digest for serving", arguments: BackendFactory.all)
     func servedOrder(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()

@@ -59,7 +59,8 @@ struct UpgradeTests {
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
         #expect(applied == SQLiteSchema.migrator.migrations.sorted())
-        #expect(applied == ["core.v1", "core.v2", "finance.v1", "finance.v2", "finance.v3", "orders.v1", "orders.v2"])
+        #expect(
+            applied == ["core.v1", "core.v2", "finance.v1", "finance.v2", "finance.v3", "orders.v1", "orders.v2", "orders.v3"])
     }
 
     @Test("orders.v2 gives every stored version its authenticationToken and a change sequence in saving order")

@@ -3,8 +3,12 @@ import Foundation
 /// Device registrations for order updates, in the store's database. A backend implements it; the
 /// contract suite holds every backend to the same behaviour.
 public protocol RegistrationRepository: Sendable {
-    /// Registers the device for the order's updates, or updates its push token.
-    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult
+    /// Registers the device for the order's updates, or updates its push token. A new
+    /// registration that would pass a bound of `limits` throws
+    /// ``OrderStoreError/registrationLimit(_:)`` and writes nothing.
+    func register(
+        _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
+    ) async throws(OrderStoreError) -> RegistrationResult
 
     /// Removes the device's registration for the order; returns whether there was one.
     func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool
@@ -18,6 +22,13 @@ public protocol RegistrationRepository: Sendable {
     /// Every registration holding this push token is removed (APNs said the token is gone);
     /// returns how many there were.
     func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int
+}
+
+extension RegistrationRepository {
+    /// ``register(_:at:limits:)`` with the default ``RegistrationLimits``.
+    public func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+        try await register(registration, at: time, limits: .default)
+    }
 }
 
 /// The pushes owed to devices. Rows are written by ``OrderRepository/save(_:at:)`` in the same

@@ -14,16 +14,21 @@ struct DeviceRoutes: Sendable {
 
     let webService: OrderWebService
     let limits: ServiceLimits
+    let rateLimits: RateLimits
+    let metrics: ServiceMetrics
     let archives: ArchiveCache
 
     static let orderMediaType = "application/vnd.apple.finance.order"
 
-    func add(to group: RouterGroup<Context>) {
-        group.get("v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}", use: changedOrders)
-        group.get("v1/orders/{orderTypeIdentifier}/{orderIdentifier}", use: order)
-        group.post("v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}/{orderIdentifier}", use: register)
-        group.delete("v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}/{orderIdentifier}", use: unregister)
-        group.post("v1/log", use: log)
+    func add(to group: RouterGroup<Context>, prefix: String, table: RouteTable) {
+        let registration = "v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}/{orderIdentifier}"
+        table.add(
+            .get, "v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}", prefix: prefix, to: group,
+            use: changedOrders)
+        table.add(.get, "v1/orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: group, use: order)
+        table.add(.post, registration, prefix: prefix, to: group, use: register)
+        table.add(.delete, registration, prefix: prefix, to: group, use: unregister)
+        table.add(.post, "v1/log", prefix: prefix, to: group, use: log)
     }
 
     /// 1. The device's registered orders changed after its tag: `200` with the identifiers and
@@ -93,6 +98,7 @@ struct DeviceRoutes: Sendable {
 
     /// 3. Registers the device for the order's pushes: `201` new, `200` updated.
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
+        try admitRegistration(context)
         let device = try PathParameter.decoded("deviceIdentifier", in: context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         let body = try await RequestBody.collect(request, limit: limits.bodySize)
@@ -104,24 +110,38 @@ struct DeviceRoutes: Sendable {
 
     /// 4. Ends the registration: `200`, whether or not there was one.
     @Sendable func unregister(_ request: Request, context: Context) async throws -> Response {
+        try admitRegistration(context)
         let device = try PathParameter.decoded("deviceIdentifier", in: context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         try await webService.unregister(deviceIdentifier: device, for: identifier, authenticationToken: token(of: request))
         return Response(status: .ok)
     }
 
-    /// 5. Device log lines, written to the service log with the request id: `200`.
+    /// 5. Device log lines: `200`, always. The entries of one request go into the request's one
+    /// log line, cut at ``ServiceLimits/deviceLogLineLength`` bytes; a client over its rate (or
+    /// all clients over theirs) is answered unread and unwritten, and counted.
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.bodySize {
+            throw ServiceRequestError.bodyTooLarge(limit: limits.bodySize)
+        }
+        guard rateLimits.deviceLog.admit(client: context.clientAddress) else {
+            metrics.recordRateLimited(route: "/v1/log")
+            context.logLine.isSuppressed = true
+            return Response(status: .ok)
+        }
         let body = try await RequestBody.collect(request, limit: limits.bodySize)
         let entries = try DeviceLogEntries.parse(body)
-        for entry in entries.prefix(limits.logEntries) {
-            let line = entry.count > limits.logEntryLength ? String(entry.prefix(limits.logEntryLength)) + "…" : entry
-            context.logger.notice("device log: \(MessageText.escapingControlCharacters(line))")
-        }
-        if entries.count > limits.logEntries {
-            context.logger.notice("device log: \(entries.count - limits.logEntries) more lines not written")
-        }
+        context.logLine.detail = DeviceLogEntries.summary(of: entries, maximumLength: limits.deviceLogLineLength)
         return Response(status: .ok)
+    }
+
+    /// A registration (or its end) within the client's rate, or `429`.
+    private func admitRegistration(_ context: Context) throws(ServiceRequestError) {
+        guard rateLimits.registrations.admit(client: context.clientAddress) else {
+            metrics.recordRateLimited(route: "/v1/devices/{deviceIdentifier}/registrations")
+            let rate = limits.registrationRate.perSecond
+            throw .rateLimited(retryAfter: rate > 0 ? max(1, Int((1 / rate).rounded(.up))) : 3600)
+        }
     }
 
     private func token(of request: Request) -> String? {

@@ -1,4 +1,5 @@
 import HTTPTypes
+import OrdersWebProtocol
 import WalletPrimitives
 
 /// The one table from library errors to HTTP statuses, for every route of the service (the
@@ -30,7 +31,27 @@ public enum HTTPStatusTable {
         "store.invalidArchive": .unprocessableContent,
         "request.bodyTooLarge": .contentTooLarge,
         "request.unsupportedMediaType": .unsupportedMediaType,
+        "request.methodNotAllowed": .methodNotAllowed,
+        "request.rateLimited": .tooManyRequests,
+        "webService.registrationLimit": .conflict,
     ]
+
+    /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`
+    /// (`AppleOrder` on the device routes, `Bearer` on the merchant API), `Allow` on a `405`,
+    /// `Retry-After` on a `429`.
+    public static func headers(of error: any WalletError) -> HTTPFields {
+        switch error {
+        case let error as ServiceRequestError:
+            switch error {
+            case .unauthenticated: return [.wwwAuthenticate: #"Bearer realm="orders""#]
+            case .methodNotAllowed(_, let allowed): return [.allow: allowed.joined(separator: ", ")]
+            case .rateLimited(let seconds): return [.retryAfter: String(seconds)]
+            default: return [:]
+            }
+        default:
+            return error.code == "webService.unauthorized" ? [.wwwAuthenticate: #"AppleOrder realm="orders""#] : [:]
+        }
+    }
 
     public static func status(of error: any WalletError) -> HTTPResponse.Status {
         statusByCode[error.code] ?? status(of: error.category)

@@ -20,13 +20,14 @@ struct MerchantRoutes: Sendable {
 
     static let archiveMediaTypes = ["application/vnd.apple.finance.order", "application/octet-stream"]
 
-    func add(to router: Router<Context>) {
+    func add(to router: Router<Context>, table: RouteTable) {
         let api = router.group("api/v1")
-        api.get("openapi.json", use: openAPI)
-        api.put("orders", use: saveOrder)
-        api.get("orders", use: listOrders)
-        api.get("orders/{orderTypeIdentifier}/{orderIdentifier}", use: containsOrder)
-        api.delete("orders/{orderTypeIdentifier}/{orderIdentifier}", use: removeOrder)
+        let prefix = "/api/v1"
+        table.add(.get, "openapi.json", prefix: prefix, to: api, use: openAPI)
+        table.add(.put, "orders", prefix: prefix, to: api, use: saveOrder)
+        table.add(.get, "orders", prefix: prefix, to: api, use: listOrders)
+        table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: api, use: containsOrder)
+        table.add(.delete, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: api, use: removeOrder)
     }
 
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
@@ -86,7 +87,8 @@ struct MerchantRoutes: Sendable {
             }
             limit = value
         }
-        let offset = try parameters.get("cursor").map(PageCursor.offset(from:)) ?? 0
+        // An empty cursor is no cursor: the first page (the OpenAPI document allows one).
+        let offset = try parameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }.map(PageCursor.offset(from:)) ?? 0
         var query = OrderQuery(limit: limit + 1, offset: offset)
         if let type = parameters.get("type") { query.orderTypeIdentifier = type }
         var orders = try await store.orders(matching: query)

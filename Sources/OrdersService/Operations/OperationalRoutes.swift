@@ -9,9 +9,9 @@ struct OperationalRoutes: Sendable {
     let wallet: WalletStore
     let metrics: ServiceMetrics
 
-    func add(to router: Router<Context>) {
-        router.get("health", use: health)
-        router.get("metrics", use: exposition)
+    func add(to router: Router<Context>, table: RouteTable) {
+        table.add(.get, "health", to: router, use: health)
+        table.add(.get, "metrics", to: router, use: exposition)
     }
 
     /// `200 {"status":"ok"}` when the store can be read; the store's error (503) when not.
@@ -24,6 +24,7 @@ struct OperationalRoutes: Sendable {
         if let depth = try? await wallet.backend.pushOutbox.pendingPushCount() {
             metrics.setOutboxDepth(depth)
         }
+        metrics.updateLogDrops(from: .standardError)
         var buffer: [UInt8] = []
         metrics.registry.emit(into: &buffer)
         return Response(

@@ -14,6 +14,7 @@ public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let outboxDepth: Gauge
     private let instruments = RequestInstruments()
+    private let logDrops: LogDropCounter
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -21,6 +22,27 @@ public struct ServiceMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "orders", subsystem: "push", metricName: "outbox_depth", unitName: "",
                 helpText: "Pushes waiting in the outbox (claimed or not)."))
+        logDrops = LogDropCounter(
+            counter: registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "orders", subsystem: "log", metricName: "dropped_lines", unitName: "total",
+                    helpText: "Log lines dropped because standard error did not keep up.")))
+    }
+
+    /// Counts a request answered without doing its work because its client (or everybody) is
+    /// over a rate: a device log not written, a registration refused with 429.
+    public func recordRateLimited(route: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", metricName: "rate_limited", unitName: "total",
+                helpText: "Requests over a rate limit, by route."),
+            labels: [("route", route)]
+        ).increment()
+    }
+
+    /// Brings the dropped-lines counter up to `sink`'s count (read at each scrape).
+    func updateLogDrops(from sink: LogSink) {
+        logDrops.update(to: sink.droppedLines)
     }
 
     static let durationBuckets: [Duration] = [
@@ -80,6 +102,24 @@ private final class RequestInstruments: Sendable {
                 labels: [("route", route), ("method", method)], buckets: ServiceMetrics.durationBuckets)
             made[key] = (counter, histogram)
             return (counter, histogram)
+        }
+    }
+}
+
+/// The counter of dropped log lines, advanced to the sink's own count at each scrape.
+private final class LogDropCounter: Sendable {
+    private let counter: Counter
+    private let reported = Mutex(0)
+
+    init(counter: Counter) {
+        self.counter = counter
+    }
+
+    func update(to total: Int) {
+        reported.withLock { reported in
+            guard total > reported else { return }
+            counter.increment(by: Int64(total - reported))
+            reported = total
         }
     }
 }

@@ -2,17 +2,21 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 import OrdersWebProtocol
 import WalletPrimitives
 import WalletWire
 
-/// Wraps every route: gives the response the request id (`X-Request-Id`, also in every log line
-/// of the request), turns errors into the one JSON error shape with the status from
-/// ``HTTPStatusTable``, logs one line per request, and counts it in ``ServiceMetrics``.
+/// Wraps every route: refuses a request without exactly one `Host` (RFC 9112 §3.2), gives the
+/// response the request id (`X-Request-Id`, also in every log line of the request), turns errors
+/// into the one JSON error shape with the status and headers from ``HTTPStatusTable``, writes the
+/// request's one log line, and counts it in ``ServiceMetrics``.
 struct ServiceMiddleware: RouterMiddleware {
     typealias Context = OrdersRequestContext
 
     let metrics: ServiceMetrics
+    let routes: RouteTable
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -20,23 +24,38 @@ struct ServiceMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         var response: Response
         do {
+            try Self.checkHost(request)
             response = try await next(request, context)
         } catch {
-            response = Self.response(for: error, context: context)
+            response = self.response(for: error, request: request, context: context)
         }
         if let name = HTTPField.Name.requestID { response.headers[name] = context.id }
         let route = context.endpointPath ?? "unmatched"
         let duration = ContinuousClock.now - start
         metrics.recordRequest(
             route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
-        context.logger.info(
-            "\(request.method) \(route) \(response.status.code)",
-            metadata: ["hb.request.status": .stringConvertible(response.status.code)])
+        if !context.logLine.isSuppressed {
+            let detail = context.logLine.detail.map { " " + $0 } ?? ""
+            context.logger.info(
+                "\(request.method) \(route) \(response.status.code)\(detail)",
+                metadata: ["hb.request.status": .stringConvertible(response.status.code)])
+        }
         return response
     }
 
+    /// Exactly one `Host`: the codec moves the first into `:authority` and leaves any other
+    /// among the fields.
+    static func checkHost(_ request: Request) throws(ServiceRequestError) {
+        guard request.head.authority != nil else {
+            throw .invalidHeader(name: "Host", reason: "is missing (HTTP/1.1 requires it)")
+        }
+        if let host = HTTPField.Name("Host"), request.headers[host] != nil {
+            throw .invalidHeader(name: "Host", reason: "appears more than once")
+        }
+    }
+
     /// The JSON error answer for anything a route threw.
-    static func response(for error: any Error, context: Context) -> Response {
+    func response(for error: any Error, request: Request, context: Context) -> Response {
         let walletError: any WalletError
         switch error {
         case let error as any WalletError:
@@ -44,17 +63,48 @@ struct ServiceMiddleware: RouterMiddleware {
         case let error as HTTPError where error.status == .contentTooLarge:
             walletError = ServiceRequestError.bodyTooLarge(limit: context.maxUploadSize)
         case let error as HTTPError where error.status == .notFound:
-            walletError = ServiceRequestError.noRoute
+            let allowed = routes.allowedMethods(forPath: request.uri.path)
+            walletError =
+                allowed.isEmpty
+                ? ServiceRequestError.noRoute
+                : ServiceRequestError.methodNotAllowed(method: request.method.rawValue, allowed: allowed)
         case let error as HTTPError where error.status.code < 500:
             walletError = ServiceRequestError.malformedBody(reason: error.body ?? error.status.reasonPhrase, path: nil)
+        case let error as HTTPParserError:
+            // The client's framing is broken: its fault, and nothing worth more than a debug line.
+            context.logger.debug("malformed request: \(error)")
+            var response = Self.response(
+                for: ServiceRequestError.malformedRequest(reason: Self.describe(error)), context: context)
+            response.headers[.connection] = "close"
+            return response
+        case is ChannelError, is NIOAsyncWriterError:
+            // The connection closed under the route (the client left, or the read guard closed it):
+            // nobody will read an answer.
+            context.logger.debug("connection closed during the request: \(error)")
+            return Response(status: .requestTimeout, headers: [.connection: "close"])
         default:
             context.logger.error("unexpected error: \(String(describing: error))")
             return Response.json(status: .internalServerError, body: WireError(InternalError()))
         }
-        if HTTPStatusTable.status(of: walletError).code >= 500 {
-            context.logger.error("\(walletError.code): \(walletError.message)")
+        return Self.response(for: walletError, context: context)
+    }
+
+    static func response(for error: any WalletError, context: Context) -> Response {
+        let status = HTTPStatusTable.status(of: error)
+        if status.code >= 500 {
+            context.logger.error("\(error.code): \(error.message)")
         }
-        return Response.json(status: HTTPStatusTable.status(of: walletError), body: WireError(walletError))
+        return Response.json(status: status, body: WireError(error), headers: HTTPStatusTable.headers(of: error))
+    }
+
+    /// llhttp's names for what it found, in a sentence.
+    static func describe(_ error: HTTPParserError) -> String {
+        switch error {
+        case .invalidChunkSize: "a chunk size is not a hexadecimal number"
+        case .strictModeAssertion, .invalidConstant: "a chunk is not the length its size says"
+        case .unknown: "the framing cannot be parsed (an unsupported transfer coding?)"
+        default: "the framing cannot be parsed (\(error))"
+        }
     }
 }
 

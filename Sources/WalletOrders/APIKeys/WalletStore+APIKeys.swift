@@ -32,25 +32,45 @@ extension WalletStore {
         try await backend.apiKeys.keys()
     }
 
-    /// Revokes the key for good; false when it already was.
+    /// Revokes a key for good, named by its identifier (as `orders keys list` shows it) or by
+    /// the whole key (`wok_<identifier>_<secret>`, whose secret must then be the key's).
+    /// Nothing said about it — the result, an error — holds any part of a secret.
     ///
-    /// - Throws: ``WalletCore/APIKeyError/unknownKey(_:)`` when there is no such key.
-    public func revokeAPIKey(_ identifier: String) async throws -> Bool {
-        guard try await backend.apiKeys.key(identifier: identifier) != nil else { throw APIKeyError.unknownKey(identifier) }
-        return try await backend.apiKeys.revokeKey(identifier: identifier, at: configuration.clock())
+    /// - Throws: ``WalletCore/APIKeyError/unknownKey(_:)`` when there is no such key (naming the
+    ///   identifier only), ``WalletCore/APIKeyError/secretMismatch(_:)`` for a whole key whose
+    ///   secret is not the stored one.
+    public func revokeAPIKey(_ keyOrIdentifier: String) async throws -> RevokedAPIKey {
+        let reference = APIKeyReference(keyOrIdentifier)
+        guard let stored = try await backend.apiKeys.key(identifier: reference.identifier) else {
+            throw APIKeyError.unknownKey(reference.identifier)
+        }
+        if let secret = reference.secret,
+            !ConstantTime.equals(Array(SHA256Digest.hex(of: Data(secret.utf8)).utf8), Array(stored.secretDigest.utf8))
+        {
+            throw APIKeyError.secretMismatch(reference.identifier)
+        }
+        let revoked = try await backend.apiKeys.revokeKey(identifier: reference.identifier, at: configuration.clock())
+        return RevokedAPIKey(identifier: reference.identifier, wasAlreadyRevoked: !revoked)
     }
 
     /// The key a presented token belongs to, or nil when the token is malformed, unknown, wrong
-    /// or revoked. The secret's digest is compared in constant time.
+    /// or revoked. A well-formed token costs the same whether its identifier exists or not: the
+    /// secret's digest is read alone (``WalletCore/APIKeyRepository/secretDigest(identifier:)``),
+    /// the presented secret is hashed and compared in constant time against it or, for an
+    /// unknown identifier, against a placeholder; only a right secret reads the key itself.
     public func authenticateAPIKey(_ token: String) async throws -> APIKey? {
         let parts = token.split(separator: "_", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "wok", parts[1].utf8.count == 16, parts[2].utf8.count == 64,
-            let stored = try await backend.apiKeys.key(identifier: String(parts[1]))
-        else { return nil }
+        guard parts.count == 3, parts[0] == "wok", parts[1].utf8.count == 16, parts[2].utf8.count == 64 else { return nil }
+        let identifier = String(parts[1])
+        let stored = try await backend.apiKeys.secretDigest(identifier: identifier)
         let presented = SHA256Digest.hex(of: Data(parts[2].utf8))
-        guard ConstantTime.equals(Array(presented.utf8), Array(stored.secretDigest.utf8)), stored.key.revokedAt == nil else {
-            return nil
-        }
-        return stored.key
+        let matches = ConstantTime.equals(Array(presented.utf8), Array((stored ?? Self.placeholderDigest).utf8))
+        guard stored != nil, matches, let key = try await backend.apiKeys.key(identifier: identifier)?.key,
+            key.revokedAt == nil
+        else { return nil }
+        return key
     }
+
+    /// Compared with when no key has the identifier; no secret hashes to it.
+    private static let placeholderDigest = String(repeating: "g", count: 64)
 }

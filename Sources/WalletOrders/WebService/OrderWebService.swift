@@ -19,19 +19,27 @@ import WalletPrimitives
 public struct OrderWebService: Sendable {
     let backend: any StorageBackend
     let control: AccessControl
+    let registrationLimits: RegistrationLimits
     let clock: @Sendable () -> Date
 
-    init(backend: any StorageBackend, control: AccessControl, clock: @escaping @Sendable () -> Date) {
+    init(
+        backend: any StorageBackend, control: AccessControl, registrationLimits: RegistrationLimits,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.backend = backend
         self.control = control
+        self.registrationLimits = registrationLimits
         self.clock = clock
     }
 
     /// The device's registered orders of one type changed after `tag` (all when nil), or nil when
     /// there are none — also for a device that never registered (Apple's `204`).
+    ///
+    /// - Throws: ``WebServiceError/invalidDeviceIdentifier`` for an identifier no device has.
     public func changedOrders(
         deviceIdentifier: String, orderTypeIdentifier: String, since tag: OrderChangeTag?
     ) async throws -> RegisteredOrderChanges? {
+        try Self.checkDeviceIdentifier(deviceIdentifier)
         try await control.checkUsable(.orders, for: "changedOrders")
         return try await backend.registrations.registeredOrders(
             deviceIdentifier: deviceIdentifier, orderTypeIdentifier: orderTypeIdentifier, changedAfter: tag)
@@ -52,21 +60,37 @@ public struct OrderWebService: Sendable {
 
     /// Registers the device for the order's updates (`.created`), or replaces the push token of
     /// its registration (`.updated`).
+    ///
+    /// - Throws: ``WebServiceError/invalidDeviceIdentifier`` and ``WebServiceError/invalidPushToken``
+    ///   before anything is read; ``WebServiceError/unauthorized`` as for ``order(_:authenticationToken:includingArchive:)``;
+    ///   ``OrderStorage/OrderStoreError/registrationLimit(_:)`` when a new registration would pass
+    ///   ``WalletConfiguration/registrationLimits``.
     public func register(
         deviceIdentifier: String, pushToken: String, for identifier: FullyQualifiedOrderIdentifier,
         authenticationToken: String?
     ) async throws -> RegistrationResult {
+        try Self.checkDeviceIdentifier(deviceIdentifier)
+        guard OrderRegistration.isValidPushToken(pushToken) else { throw WebServiceError.invalidPushToken }
         _ = try await authenticated(identifier, authenticationToken: authenticationToken, for: "register")
         return try await backend.registrations.register(
-            OrderRegistration(deviceIdentifier: deviceIdentifier, pushToken: pushToken, order: identifier), at: clock())
+            OrderRegistration(deviceIdentifier: deviceIdentifier, pushToken: pushToken, order: identifier), at: clock(),
+            limits: registrationLimits)
     }
 
     /// Ends the device's registration for the order; succeeds whether or not there was one.
     public func unregister(
         deviceIdentifier: String, for identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?
     ) async throws {
+        try Self.checkDeviceIdentifier(deviceIdentifier)
         _ = try await authenticated(identifier, authenticationToken: authenticationToken, for: "unregister")
         _ = try await backend.registrations.unregister(deviceIdentifier: deviceIdentifier, order: identifier)
+    }
+
+    /// No order's token: U+0000 cannot be stored in one.
+    private static let placeholderToken = "\u{0}" + String(repeating: "0", count: 31)
+
+    private static func checkDeviceIdentifier(_ identifier: String) throws(WebServiceError) {
+        guard OrderRegistration.isValidDeviceIdentifier(identifier) else { throw .invalidDeviceIdentifier }
     }
 
     /// Checks availability and restriction, then the token; the restriction and the order are
@@ -78,12 +102,13 @@ public struct OrderWebService: Sendable {
         try control.checkAvailable(.orders, for: operation)
         let lookup = try await backend.orders.lookUpServedOrder(identifier, includingArchive: includingArchive)
         try control.checkNotRestricted(.orders, restrictedSince: lookup.restrictedSince)
-        // Compare against something even when the order is unknown, so both refusals take alike.
-        let served = lookup.order
-        let expected = served?.authenticationToken
+        // The candidate is placeholders of a stored version's shape when the order is unknown,
+        // so both refusals do the same work (TimingEqualityTests).
+        let served = lookup.candidate
+        let expected = served.authenticationToken
         let matches = ConstantTime.equals(
-            Array((authenticationToken ?? "").utf8), Array((expected ?? "\u{0}no order").utf8))
-        guard let served, expected != nil, authenticationToken != nil, matches else {
+            Array((authenticationToken ?? "").utf8), Array((expected ?? Self.placeholderToken).utf8))
+        guard lookup.isStored, expected != nil, authenticationToken != nil, matches else {
             throw WebServiceError.unauthorized
         }
         return served
@@ -93,6 +118,8 @@ public struct OrderWebService: Sendable {
 extension WalletStore {
     /// Apple's Orders web service over this store.
     public var webService: OrderWebService {
-        OrderWebService(backend: backend, control: control, clock: configuration.clock)
+        OrderWebService(
+            backend: backend, control: control, registrationLimits: configuration.registrationLimits,
+            clock: configuration.clock)
     }
 }

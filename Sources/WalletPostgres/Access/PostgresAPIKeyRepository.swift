@@ -38,6 +38,17 @@ final class PostgresAPIKeyRepository: APIKeyRepository {
         }
     }
 
+    func secretDigest(identifier: String) async throws(StorageError) -> String? {
+        // An identifier with U+0000 cannot be bound: it matches nothing, after the same statement.
+        let bound = StorableText.isExact(identifier) ? identifier : ""
+        return try await executor.readAccess { connection, logger in
+            try await connection.rows(
+                "SELECT k.secretDigest FROM (SELECT 1) AS one LEFT JOIN apiKeys k ON k.identifier = $1", [.text(bound)],
+                logger: logger
+            ).first?.optionalText(0)
+        }
+    }
+
     func keys() async throws(StorageError) -> [APIKey] {
         try await executor.readAccess { connection, logger in try await Self.keys(on: connection, logger: logger).map(\.key) }
     }

@@ -49,6 +49,7 @@ extension PostgresRandomAccessRow: FinanceRowReading {
     package func integer(_ index: Int) throws -> Int64 { try self[index].decode(Int64.self) }
     package func optionalInteger(_ index: Int) throws -> Int64? { try self[index].decode(Int64?.self) }
     func bytes(_ index: Int) throws -> Data { try self[index].decode(Data.self) }
+    func optionalBytes(_ index: Int) throws -> Data? { try self[index].decode(Data?.self) }
     func bool(_ index: Int) throws -> Bool { try self[index].decode(Bool.self) }
 }
 

@@ -188,18 +188,15 @@ final class PostgresOrderRepository: OrderRepository {
         // A key with U+0000 cannot be bound; it matches nothing, and the restriction still counts.
         let key: [SQLValue] = exact ? Self.key(identifier) : [.text(""), .text("")]
         return try await executor.readOrders { connection, logger in
-            let row = try await connection.rows(
-                includingArchive ? Self.servedWithArchiveSQL : Self.servedSQL, [.text(DataType.orders.rawValue)] + key,
-                logger: logger
-            ).first
-            let restrictedSince = try row?.optionalInteger(0).map(Microseconds.date)
-            guard exact, let row, let digest = try row.optionalText(1) else {
-                return ServedOrderLookup(restrictedSince: restrictedSince, order: nil)
-            }
-            let order = ServedOrder(
-                identifier: identifier, archive: includingArchive ? try row.bytes(4) : nil, archiveSHA256: digest,
-                updatedAt: try RFC3339Timestamp(stored: row.text(2)), authenticationToken: try row.optionalText(3))
-            return ServedOrderLookup(restrictedSince: restrictedSince, order: order)
+            let rows = try await connection.rows(
+                includingArchive ? Self.servedWithArchiveSQL : Self.servedSQL,
+                [.text(DataType.orders.rawValue)] + key + ServedOrderLookup.placeholders, logger: logger)
+            guard let row = rows.first else { throw OrderStoreError.unavailable(reason: "the database answered no row") }
+            return try ServedOrderLookup.decoded(
+                identifier: identifier, exists: exact && row.bool(1),
+                restrictedSince: try row.optionalInteger(0).map(Microseconds.date), archiveSHA256: try row.text(2),
+                updatedAt: try row.text(3), authenticationToken: try row.text(4), tokenIsNull: try row.bool(5),
+                archive: includingArchive ? try row.optionalBytes(6) : nil)
         }
     }
 
@@ -207,7 +204,7 @@ final class PostgresOrderRepository: OrderRepository {
     private static let servedWithArchiveSQL = servedSQL(archive: true)
     private static func servedSQL(archive: Bool) -> String {
         """
-        SELECT r.since, o.archiveSHA256, o.updatedAt, o.authenticationToken\(archive ? ", o.archive" : "")
+        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "$4", archive: archive))
         FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $1
         LEFT JOIN orders o ON o.orderTypeIdentifier = $2 AND o.orderIdentifier = $3
         """

@@ -12,7 +12,9 @@ final class PostgresRegistrationRepository: RegistrationRepository {
         self.executor = executor
     }
 
-    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+    func register(
+        _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
+    ) async throws(OrderStoreError) -> RegistrationResult {
         guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
             StorableText.isExact(registration.pushToken)
         else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
@@ -21,24 +23,41 @@ final class PostgresRegistrationRepository: RegistrationRepository {
                 .text(registration.pushToken), .integer(Microseconds.since1970(time)),
             ]
         return try await executor.writeOrders { connection, logger in
-            // Insert or update, in statements every PostgreSQL-protocol engine has (no `xmax`): a
-            // registration deleted between the two is inserted again.
+            // Update or insert, in statements every PostgreSQL-protocol engine has (no `xmax`): a
+            // registration deleted between the two is inserted again. The bounds are counted
+            // before an insert; two registrations racing for the last place may both get it.
             while true {
-                if try await !connection.rows(
-                    """
-                    INSERT INTO orderRegistrations (deviceIdentifier, orderTypeIdentifier, orderIdentifier, pushToken, registeredAt, updatedAt)
-                    VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING 1
-                    """, arguments, logger: logger
-                ).isEmpty {
-                    return RegistrationResult.created
-                }
                 if try await !connection.rows(
                     """
                     UPDATE orderRegistrations SET pushToken = $4, updatedAt = $5
                     WHERE deviceIdentifier = $1 AND orderTypeIdentifier = $2 AND orderIdentifier = $3 RETURNING 1
                     """, arguments, logger: logger
                 ).isEmpty {
-                    return .updated
+                    return RegistrationResult.updated
+                }
+                let devices =
+                    try await connection.rows(
+                        "SELECT count(*) FROM orderRegistrations WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
+                        PostgresOrderRepository.key(registration.order), logger: logger
+                    ).first?.integer(0) ?? 0
+                if devices >= Int64(limits.devicesPerOrder) {
+                    throw OrderStoreError.registrationLimit(.devicesPerOrder(limit: limits.devicesPerOrder))
+                }
+                let orders =
+                    try await connection.rows(
+                        "SELECT count(*) FROM orderRegistrations WHERE deviceIdentifier = $1",
+                        [.text(registration.deviceIdentifier)], logger: logger
+                    ).first?.integer(0) ?? 0
+                if orders >= Int64(limits.ordersPerDevice) {
+                    throw OrderStoreError.registrationLimit(.ordersPerDevice(limit: limits.ordersPerDevice))
+                }
+                if try await !connection.rows(
+                    """
+                    INSERT INTO orderRegistrations (deviceIdentifier, orderTypeIdentifier, orderIdentifier, pushToken, registeredAt, updatedAt)
+                    VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING 1
+                    """, arguments, logger: logger
+                ).isEmpty {
+                    return .created
                 }
             }
         }

@@ -21,6 +21,13 @@ enum PostgresSchema {
             statements: [
                 "CREATE INDEX transactions_on_merchantCategoryCode_transactionDate ON transactions (merchantCategoryCode, transactionDate)"
             ]),
+        // SQLite's orders.v3: a device request's read from the index alone.
+        PostgresMigration(
+            version: 3, name: "orders.v3",
+            statements: [
+                "CREATE INDEX orders_served ON orders "
+                    + "(orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken)"
+            ]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

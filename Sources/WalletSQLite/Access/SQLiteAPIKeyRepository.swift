@@ -35,6 +35,14 @@ final class SQLiteAPIKeyRepository: APIKeyRepository {
         }
     }
 
+    func secretDigest(identifier: String) async throws(StorageError) -> String? {
+        try executor.readAccess(singleStatement: true) { db in
+            try String?.fetchOne(
+                db.cachedStatement(sql: "SELECT k.secretDigest FROM (SELECT 1) LEFT JOIN apiKeys k ON k.identifier = ?"),
+                arguments: [identifier]) ?? nil
+        }
+    }
+
     func keys() async throws(StorageError) -> [APIKey] {
         try executor.readAccess(singleStatement: true) { db in try Self.keys(in: db).map(\.key) }
     }

@@ -42,6 +42,10 @@ enum StoreFile {
         // Bytes 18 and 19 are 2 in WAL mode: a read-only connection could leave -wal/-shm files
         // and may not see what the WAL holds. Those files are judged once opened.
         if header[18] == 2 || header[19] == 2 { return .usable }
+        // Bytes 40–43, the schema cookie, are 0 until a first table is made: nothing to protect.
+        // This is also a store whose creation was killed while it switched to WAL, whose hot
+        // journal a read-only connection cannot roll back ("attempt to write a readonly database").
+        if header[40..<44].allSatisfy({ $0 == 0 }) { return .usable }
         var configuration = Configuration()
         configuration.readonly = true
         do {

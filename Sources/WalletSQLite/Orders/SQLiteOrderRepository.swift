@@ -158,19 +158,20 @@ final class SQLiteOrderRepository: OrderRepository {
     ) async throws(OrderStoreError) -> ServedOrderLookup {
         let exact = StorableText.isExact(identifier)
         return try executor.readOrders(singleStatement: true) { db in
-            // Always one row: the restriction and the order each joined to it, or NULL. Columns by
-            // index: this is every device request's read.
+            // Always one row: the restriction and the order each joined to it (placeholders when
+            // there is none). Columns by index: this is every device request's read.
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: includingArchive ? Self.servedWithArchiveSQL : Self.servedSQL),
-                arguments: [DataType.orders.rawValue, identifier.orderTypeIdentifier, identifier.orderIdentifier])
-            let restrictedSince = (row?[0] as Int64?).map(Microseconds.date)
-            guard exact, let row, let digest = row[1] as String? else {
-                return ServedOrderLookup(restrictedSince: restrictedSince, order: nil)
-            }
-            let order = ServedOrder(
-                identifier: identifier, archive: includingArchive ? row[4] : nil, archiveSHA256: digest,
-                updatedAt: try RFC3339Timestamp(stored: row[2]), authenticationToken: row[3])
-            return ServedOrderLookup(restrictedSince: restrictedSince, order: order)
+                arguments: StatementArguments(
+                    ServedOrderLookup.placeholders + [
+                        .text(DataType.orders.rawValue), .text(identifier.orderTypeIdentifier),
+                        .text(identifier.orderIdentifier),
+                    ]))
+            guard let row else { throw OrderStoreError.unavailable(reason: "the store answered no row") }
+            return try ServedOrderLookup.decoded(
+                identifier: identifier, exists: exact && row[1], restrictedSince: (row[0] as Int64?).map(Microseconds.date),
+                archiveSHA256: row[2], updatedAt: row[3], authenticationToken: row[4], tokenIsNull: row[5],
+                archive: includingArchive ? row[6] : nil)
         }
     }
 
@@ -179,9 +180,10 @@ final class SQLiteOrderRepository: OrderRepository {
     private static let servedWithArchiveSQL = servedSQL(archive: true)
     private static func servedSQL(archive: Bool) -> String {
         """
-        SELECT r.since, o.archiveSHA256, o.updatedAt, o.authenticationToken\(archive ? ", o.archive" : "")
+        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "?", archive: archive))
         FROM (SELECT 1) LEFT JOIN restrictions r ON r.dataType = ?
-        LEFT JOIN orders o ON o.orderTypeIdentifier = ? AND o.orderIdentifier = ?
+        LEFT JOIN orders o INDEXED BY \(archive ? "sqlite_autoindex_orders_1" : "orders_served")
+            ON o.orderTypeIdentifier = ? AND o.orderIdentifier = ?
         """
     }
 
@@ -205,7 +207,9 @@ final class SQLiteOrderRepository: OrderRepository {
                     sql: "DELETE FROM \(table) WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
             }
             try db.execute(sql: "DELETE FROM orders WHERE orderTypeIdentifier = ? AND orderIdentifier = ?", arguments: arguments)
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            try FreePages.release(db)
+            return removed
         }
     }
 

@@ -12,7 +12,9 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
         self.executor = executor
     }
 
-    func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+    func register(
+        _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
+    ) async throws(OrderStoreError) -> RegistrationResult {
         guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
             StorableText.isExact(registration.pushToken)
         else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
@@ -28,6 +30,20 @@ final class SQLiteRegistrationRepository: RegistrationRepository {
                     WHERE deviceIdentifier = ? AND orderTypeIdentifier = ? AND orderIdentifier = ?
                     """, arguments: arguments)
             if db.changesCount > 0 { return .updated }
+            let devices =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM orderRegistrations WHERE orderTypeIdentifier = ? AND orderIdentifier = ?",
+                    arguments: [registration.order.orderTypeIdentifier, registration.order.orderIdentifier]) ?? 0
+            if devices >= limits.devicesPerOrder {
+                throw OrderStoreError.registrationLimit(.devicesPerOrder(limit: limits.devicesPerOrder))
+            }
+            let orders =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM orderRegistrations WHERE deviceIdentifier = ?",
+                    arguments: [registration.deviceIdentifier]) ?? 0
+            if orders >= limits.ordersPerDevice {
+                throw OrderStoreError.registrationLimit(.ordersPerDevice(limit: limits.ordersPerDevice))
+            }
             try db.execute(
                 sql: """
                     INSERT INTO orderRegistrations (pushToken, registeredAt, updatedAt, deviceIdentifier, orderTypeIdentifier, orderIdentifier)
