@@ -233,6 +233,8 @@ let package = Package(
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // The documentation's Swift blocks are snippets (compiled) or the example's manifest.
+        .testTarget(name: "DocumentationTests"),
         // Fuzz findings in the request parsers replayed as tests (FuzzTesting/Regressions).
         .testTarget(name: "OrdersWebProtocolTests", dependencies: ["OrdersWebProtocol"]),
         .testTarget(

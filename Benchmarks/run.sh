@@ -17,6 +17,10 @@
 #   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): a device's
 #                                GET of an order and the merchant API's containsOrder, against a bare
 #                                Hummingbird handler answering the same bytes (BareHandler)
+#   Benchmarks/run.sh logflood [S]
+#                                device GETs (wrk, 8 connections) alone, then while a second wrk
+#                                floods POST /v1/log with 60 KB bodies: p50/p99 of each, and the log
+#                                bytes the flood wrote per request (docs/hardening.md)
 #
 # Seeded stores are cached in $TMPDIR/wallet-orders-benchmarks (the first finance run seeds a
 # million transactions: about five minutes on two cores).
@@ -277,23 +281,29 @@ scaling_section() {
   echo
 }
 
+# seeded_store SECTION NAME → builds orders (release), a store NAME holding the basic test order;
+# sets orders, root, archive, store, type, id, token
+seeded_store() {
+  command -v wrk >/dev/null || { echo "$1: wrk is missing (Debian package wrk)" >&2; exit 2; }
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  # ORDERS_BINARY measures another build (an earlier commit's) against the same baseline.
+  orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  archive=$(cd ../TestArchives/valid && pwd)/basic.order
+  store="$work/$2"
+  "$orders" add --store "$store" --trust-root "$root" "$archive" >/dev/null
+  read -r type id token < <(unzip -p "$archive" order.json | python3 -c \
+    'import json,sys; o=json.load(sys.stdin); print(o["orderTypeIdentifier"], o["orderIdentifier"], o["authenticationToken"])')
+}
+
 # `orders serve` against a bare Hummingbird handler serving the same bytes, both under wrk on
 # loopback, alternating, in the same run.
 serve_section() {
   local seconds=${1:-10} orders bare root archive store key token type id
-  command -v wrk >/dev/null || { echo "serve: wrk is missing (Debian package wrk)" >&2; exit 2; }
   echo "== serve: building orders and BareHandler (release)" >&2
-  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  seeded_store serve serve.sqlite
   swift build -c release --product BareHandler >/dev/null 2>&1
-  # ORDERS_BINARY measures another build (an earlier commit's) against the same baseline.
-  orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
   bare="$(swift build -c release --show-bin-path)/BareHandler"
-  root=$(cd ../TestArchives/pki && pwd)/root.pem
-  archive=$(cd ../TestArchives/valid && pwd)/basic.order
-  store="$work/serve.sqlite"
-  "$orders" add --store "$store" --trust-root "$root" "$archive" >/dev/null
-  read -r type id token < <(unzip -p "$archive" order.json | python3 -c \
-    'import json,sys; o=json.load(sys.stdin); print(o["orderTypeIdentifier"], o["orderIdentifier"], o["authenticationToken"])')
   key=$("$orders" keys create --store "$store" --order-type "$type" 2>/dev/null)
 
   ORDERS_LOG_LEVEL=error "$orders" serve --store "$store" --port 0 > "$work/serve.out" 2>"$work/serve.err" &
@@ -476,6 +486,62 @@ PY
   echo
 }
 
+# Device GETs with and without a device-log flood at the same time (issue 22): the flood must
+# neither slow devices down much nor fill the disk.
+logflood_section() {
+  local seconds=${1:-10} orders root archive store token type id port
+  echo "== logflood: building orders (release)" >&2
+  seeded_store logflood flood.sqlite
+  "$orders" serve --store "$store" --port 0 > "$work/flood.out" 2>"$work/flood.err" &
+  serve_pid=$!
+  trap 'kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+  until grep -q listening "$work/flood.out" 2>/dev/null; do sleep 0.05; done
+  port=$(sed 's/.*://' "$work/flood.out")
+  python3 -c 'import json; print(json.dumps({"logs": ["x" * 600] * 100}))' > "$work/log.json"
+  cat > "$work/flood.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$work/log.json", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
+  # percentiles FILE → "p50-ms p99-ms requests/s"
+  percentiles() {
+    awk '
+      function ms(v) { if (v ~ /us$/) { sub(/us/, "", v); return v / 1000 } if (v ~ /ms$/) { sub(/ms/, "", v); return v } sub(/s/, "", v); return v * 1000 }
+      $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) } /Requests\/sec/ { rate = $2 }
+      END { printf "%.2f %.2f %.0f", p50, p99, rate }' "$1"
+  }
+  local device="http://127.0.0.1:$port/v1/orders/$type/$id"
+  wrk -t1 -c8 -d2s -H "Authorization: AppleOrder $token" "$device" >/dev/null  # warm-up
+  # measure LABEL [FLOOD-ARGUMENTS…]: device GETs, beside a wrk running FLOOD-ARGUMENTS if given
+  measure() {
+    local label=$1 flood="" before after
+    shift
+    before=$(stat -c %s "$work/flood.err")
+    : > "$work/flood.txt"
+    if [ $# -gt 0 ]; then
+      wrk -t1 -d"$((seconds + 2))s" "$@" > "$work/flood.txt" &
+      flood=$!
+      sleep 1
+    fi
+    wrk -t1 -c8 -d"${seconds}s" --latency -H "Authorization: AppleOrder $token" "$device" > "$work/device.txt"
+    [ -n "$flood" ] && wait "$flood"
+    # What the flood wrote: its own lines (the device GETs' request lines are left out).
+    after=$(tail -c +$((before + 1)) "$work/flood.err" | { grep -F '/v1/log' || true; } | wc -c)
+    local requests rate
+    requests=$(awk '/ requests in / { print $1 }' "$work/flood.txt")
+    rate=$(awk '/Requests\/sec/ { printf "%.0f", $2 }' "$work/flood.txt")
+    read -r p50 p99 device_rate <<< "$(percentiles "$work/device.txt")"
+    printf '%-40s %7s %7s %9s %10s %12s\n' "$label" "$p50" "$p99" "$device_rate" "${rate:--}" \
+      "$([ -n "$requests" ] && [ "$requests" -gt 0 ] && echo "$((after / requests))" || echo -)"
+  }
+  echo "== logflood: device GETs (wrk, 8 connections, ${seconds} s): alone, beside floods of 60 KB log posts, beside a flood of GET /health" >&2
+  printf '%-40s %7s %7s %9s %10s %12s\n' "" "p50 ms" "p99 ms" "GETs/s" "flood/s" "log B/post"
+  measure "idle"
+  measure "log posts, 4 connections (issue's rate)" -c4 -s "$work/flood.lua" "http://127.0.0.1:$port/v1/log"
+  measure "log posts, 32 connections" -c32 -s "$work/flood.lua" "http://127.0.0.1:$port/v1/log"
+  measure "GET /health, 32 connections (baseline)" -c32 "http://127.0.0.1:$port/health"
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
@@ -483,6 +549,7 @@ case "$section" in
   scaling) scaling_section ;;
   serve) serve_section "${2:-10}" ;;
   scaleout) scaleout_section "${2:-10}" ;;
+  logflood) logflood_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S] | scaleout [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
 esac

@@ -2,10 +2,12 @@
 # Installs the Debian packages wallet-orders needs, if any are missing. Safe to run repeatedly.
 #   libzip-dev, zlib1g-dev, libssl-dev, libsqlite3-dev, pkg-config: the system libraries the package links
 #   openssl, zip, unzip, python3: the tests, TestArchives/generate.sh and the benchmark comparison
+#   python3-venv, curl: Scripts/schemathesis.sh (schemathesis from PyPI in a virtual environment)
+#     and Scripts/check-example.sh
 #   postgresql: initdb and pg_ctl for the throwaway cluster of Scripts/with-postgres.sh (the tests never
 #     use the cluster Debian's package may create and start for itself)
 set -euo pipefail
-packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 postgresql)
+packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

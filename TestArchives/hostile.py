@@ -10,7 +10,10 @@ generate.sh, which appends the rows to expectations.tsv; deterministic, so runni
 rewrites the same bytes.
 """
 import io
+import os
 import struct
+import subprocess
+import tempfile
 import sys
 import zipfile
 import zlib
@@ -117,6 +120,53 @@ with zipfile.ZipFile(Unseekable(), "w", zipfile.ZIP_DEFLATED) as z:
             w.write(data)
 write("valid/python-streamed.order", stream.getvalue())
 expect("valid/python-streamed.order", "valid")
+
+
+def python_zip64(streamed):
+    """Python's zipfile with force_zip64: ZIP64 extra fields in the local headers (sizes set to
+    0xFFFFFFFF), 32-bit values in the directory; streamed, 64-bit data descriptors."""
+    out = io.BytesIO()
+
+    class Unseekable(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, b):
+            return out.write(b)
+
+    with zipfile.ZipFile(Unseekable() if streamed else out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 15, 10, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with z.open(info, "w", force_zip64=True) as w:
+                w.write(data)
+    return out.getvalue()
+
+
+# Valid: ZIP64 as common writers emit it when forced (.NET does the same in its local headers).
+write("valid/python-zip64.order", python_zip64(streamed=False))
+expect("valid/python-zip64.order", "valid")
+write("valid/python-zip64-streamed.order", python_zip64(streamed=True))
+expect("valid/python-zip64-streamed.order", "valid")
+
+
+def infozip_zip64():
+    """Info-ZIP `zip -fz`: ZIP64 extra fields in local headers and directory, a ZIP64 end record
+    and locator, and the end record deferring the directory's offset to them."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in files:
+            path = os.path.join(folder, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            os.utime(path, (1768471200, 1768471200))
+        target = os.path.join(folder, "out.zip")
+        subprocess.run(["zip", "-X", "-D", "-q", "-fz", target] + [n for n, _ in files], cwd=folder, check=True,
+                       env=dict(os.environ, TZ="UTC"))
+        return open(target, "rb").read()
+
+
+write("valid/infozip-zip64.order", infozip_zip64())
+expect("valid/infozip-zip64.order", "valid")
 
 # Invalid: ambiguous layouts.
 corrupt = "archive.corrupt"

@@ -18,6 +18,11 @@ import WalletPrimitives
 ///
 /// Everything is injected: the repository, the verifier (trust store, limits, clock), the consent
 /// prompt, and the clock stamping `addedAt`.
+///
+/// Every method throws ``OrderStoreError`` and nothing else, but is declared with untyped
+/// `throws`, as FinanceStore's are: Swift 6.3 crashes compiling the natural
+/// `catch let error as OrderStoreError { … error.path ?? "-" … }` around a call with a typed
+/// error (docs/design.md, "Typed throws in the public API").
 public struct OrderStore: Sendable {
     public let repository: any OrderRepository
     public let verifier: OrderVerifier
@@ -43,7 +48,7 @@ public struct OrderStore: Sendable {
     ///   newer version is stored, `.cancelled` when the prompt declined.
     /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report,
     ///   `.conflictingVersion`, `.signerChanged`, or `.unavailable`. Nothing is written on any throw.
-    public func saveOrder(signedArchive: Data) async throws(OrderStoreError) -> SaveOrderResult {
+    public func saveOrder(signedArchive: Data) async throws -> SaveOrderResult {
         try await saveOrder(prepareOrder(signedArchive: signedArchive))
     }
 
@@ -52,16 +57,16 @@ public struct OrderStore: Sendable {
     /// they should apply.
     ///
     /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report.
-    public func prepareOrder(signedArchive: Data) throws(OrderStoreError) -> PreparedOrder {
+    public func prepareOrder(signedArchive: Data) throws -> PreparedOrder {
         let report = verifier.verify(signedArchive)
         guard let candidate = OrderCandidate(archive: signedArchive, report: report), let order = report.order else {
-            throw .invalidArchive(report)
+            throw OrderStoreError.invalidArchive(report)
         }
         return PreparedOrder(candidate: candidate, order: order, report: report)
     }
 
     /// The second half of ``saveOrder(signedArchive:)``: consent, then one transaction.
-    public func saveOrder(_ prepared: PreparedOrder) async throws(OrderStoreError) -> SaveOrderResult {
+    public func saveOrder(_ prepared: PreparedOrder) async throws -> SaveOrderResult {
         try await saveOrderWithDecision(prepared).result
     }
 
@@ -71,7 +76,7 @@ public struct OrderStore: Sendable {
     /// API answers `201` or `200` from it.
     public func saveOrderWithDecision(
         _ prepared: PreparedOrder
-    ) async throws(OrderStoreError) -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
+    ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
         let candidate = prepared.candidate
         // Decide before asking: nobody is asked about an order that would not be written.
         let stored = try await repository.currentVersion(of: candidate.identifier)
@@ -99,7 +104,7 @@ public struct OrderStore: Sendable {
     /// ``containsOrder(matching:updatedAt:)`` to compare RFC 3339 text exactly.
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
-    ) async throws(OrderStoreError) -> ContainsOrderResult {
+    ) async throws -> ContainsOrderResult {
         guard let stored = try await repository.currentUpdatedAt(of: identifier) else { return .notFound }
         guard let updatedDate else { return .exists }
         // Subtract in Date's own reference frame: whole seconds first (exact), then the fraction.
@@ -113,43 +118,43 @@ public struct OrderStore: Sendable {
     /// nanosecond, whatever offset either was written with).
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
-    ) async throws(OrderStoreError) -> ContainsOrderResult {
+    ) async throws -> ContainsOrderResult {
         ContainsOrderResult(stored: try await repository.currentUpdatedAt(of: identifier), comparedWith: updatedAt)
     }
 
     /// The current version's metadata.
-    public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+    public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
         try await repository.currentVersion(of: identifier)
     }
 
     /// The current version decoded, for display; nil when the order is not stored.
-    public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Order? {
+    public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Order? {
         guard let json = try await repository.orderJSON(of: identifier) else { return nil }
         return OrderValidator(maximumJSONDepth: verifier.limits.maximumJSONDepth).validate(json).order
     }
 
     /// The stored archive, byte for byte as it was saved.
-    public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+    public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         try await repository.archive(of: identifier)
     }
 
-    public func orders(matching query: OrderQuery = OrderQuery()) async throws(OrderStoreError) -> [StoredOrder] {
+    public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
         try await repository.orders(matching: query)
     }
 
     /// How many stored orders match `query`, its limit and offset aside: the size of the whole
     /// listing that ``orders(matching:)`` pages through.
-    public func countOrders(matching query: OrderQuery = OrderQuery()) async throws(OrderStoreError) -> Int {
+    public func countOrders(matching query: OrderQuery = OrderQuery()) async throws -> Int {
         try await repository.countOrders(matching: query)
     }
 
     /// Every version, oldest first; the last one is current.
-    public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+    public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
         try await repository.history(of: identifier)
     }
 
     /// Deletes the order and its history; returns whether it was stored.
-    public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+    public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
         try await repository.remove(identifier)
     }
 

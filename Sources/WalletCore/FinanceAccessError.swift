@@ -28,7 +28,9 @@ public enum FinanceAccessError: Error, Equatable, Hashable, Sendable, CustomStri
     public var description: String {
         switch self {
         case .notAuthorized(let client, let status):
-            "client \(client) is not authorized for financial data (status \(status.rawValue))"
+            "client \(client) is not authorized for financial data (status \(status.rawValue)); the data's owner grants "
+                + "access with `orders access grant --client \(client) --account ID[:EARLIEST-DATE]` "
+                + "(or WalletStore.grant(_:to:)), or answers the client's `orders access request`"
         case .dataTypeUnavailable(let type):
             "this deployment does not provide \(type.rawValue)"
         case .unknownAccount(let id):

@@ -98,7 +98,10 @@ public final class PostgresBackend: StorageBackend {
         configuration.options.maximumConnections = max(1, options.maximumConnections)
         configuration.options.connectTimeout = options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let running = Task { await client.run() }
+        // Started immediately, on this thread, up to its first suspension: `run()` marks the
+        // client running before that, so no query made after `open` returns can find it not yet
+        // running (postgres-nio warns "run() hasn't been called yet", and such a lease waits).
+        let running = Task.immediate { await client.run() }
         return PostgresBackend(url: url, client: client, running: running, logger: logger)
     }
 

@@ -33,6 +33,7 @@ struct ErrorCatalogTests {
             OrderStoreError.conflictingVersion(id, updatedAt: timestamp),
             OrderStoreError.signerChanged(id, storedTeam: "A", incomingTeam: "B"),
             OrderStoreError.unavailable(reason: "r"), OrderStoreError.corrupt(reason: "r"),
+            OrderStoreError.registrationLimit(.devicesPerOrder(limit: 1)),
             StorageError(reason: "r"), StorageError(reason: "r", isCorrupt: true),
             FinanceError.dataRestricted(.orders), FinanceError.historyTokenInvalid, FinanceError.unknown,
             FinanceAccessError.notAuthorized(client, status: .denied), FinanceAccessError.dataTypeUnavailable(.orders),
@@ -41,11 +42,14 @@ struct ErrorCatalogTests {
             FinanceDataError.unknownAccountReference("r", accountID: UUID()),
             FinanceDataError.inconsistentRecord("r", reason: "r"), FinanceDataError.feedTooLarge(size: nil, limit: 1),
             ConfigurationError(variable: "ORDERS_DATA_TYPES", value: "v", accepted: ["orders"]),
-            APIKeyError.noOrderTypes, APIKeyError.unknownKey("k"), WebServiceError.unauthorized,
+            APIKeyError.noOrderTypes, APIKeyError.unknownKey("k"), APIKeyError.secretMismatch("k"),
+            WebServiceError.unauthorized, WebServiceError.invalidDeviceIdentifier, WebServiceError.invalidPushToken,
             ServiceRequestError.bodyTooLarge(limit: 1), ServiceRequestError.malformedBody(reason: "r", path: nil),
             ServiceRequestError.unsupportedMediaType("t", accepted: ["a"]),
             ServiceRequestError.invalidParameter(name: "n", reason: "r"), ServiceRequestError.noRoute,
-            ServiceRequestError.unauthenticated,
+            ServiceRequestError.unauthenticated, ServiceRequestError.methodNotAllowed(method: "PATCH", allowed: ["GET"]),
+            ServiceRequestError.invalidHeader(name: "Host", reason: "r"), ServiceRequestError.malformedRequest(reason: "r"),
+            ServiceRequestError.rateLimited(retryAfter: 1),
         ]
         if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
             let parse = error as? JSONParseError
@@ -95,6 +99,10 @@ struct ErrorCatalogTests {
         #expect(status("request.unsupportedMediaType") == 415 && status("access.notEntitled") == 403)
         #expect(status("store.conflictingVersion") == 409 && status("finance.dataRestricted") == 503)
         #expect(status("access.dataTypeUnavailable") == 501 && status("store.unavailable") == 503)
+        #expect(status("request.methodNotAllowed") == 405 && status("request.rateLimited") == 429)
+        #expect(status("request.invalidHeader") == 400 && status("request.malformed") == 400)
+        #expect(status("store.registrationLimit") == 409 && status("webService.invalidPushToken") == 400)
+        #expect(status("webService.invalidDeviceIdentifier") == 400)
     }
 
     @Test("every code is documented in docs/error-codes.md, and every documented code exists")

@@ -44,9 +44,11 @@ struct FinanceCommandsTests {
         let denied = try session.run(["finance", "accounts"])
         #expect(denied.status == 5)
         #expect(
-            denied.stderr
-                == "orders: access.notAuthorized: client com.example.budget is not authorized for financial data (status notDetermined)\n"
-        )
+            denied.stderr.hasPrefix(
+                "orders: access.notAuthorized: client com.example.budget is not authorized for financial data (status notDetermined); "
+            ), "\(denied.stderr)")
+        // It says how to grant, with the client filled in.
+        #expect(denied.stderr.contains("orders access grant --client com.example.budget --account ID"))
 
         _ = try session.run(["access", "grant", "--account", "\(Self.checking):2026-11-05T00:00:00Z", "--account", Self.card])
         let accounts = try session.run(["finance", "accounts"])

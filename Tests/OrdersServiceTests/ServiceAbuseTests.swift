@@ -74,6 +74,64 @@ struct ServiceAbuseTests {
                 + "(\(written / 600) bytes per request), longest line \(longest) bytes")
     }
 
+    /// The 50th and 99th percentiles of `count` device GETs of the stored order, on one
+    /// keep-alive connection.
+    static func deviceLatencies(port: Int, count: Int) throws -> (p50: Duration, p99: Duration) {
+        let connection = try RawConnection(port: port, from: "127.0.20.1")
+        let path = ServiceFixture.path("v1", "orders", ServiceFixture.shopType, "ORDER-1")
+        let auth = ["Authorization": "AppleOrder \(ServiceFixture.token)"]
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for _ in 0..<count {
+            let start = clock.now
+            guard connection.exchange("GET", path, headers: auth)?.status == 200 else { continue }
+            times.append(clock.now - start)
+        }
+        times.sort()
+        return (times[times.count / 2], times[times.count * 99 / 100])
+    }
+
+    @Test("device GETs during a device-log flood: the median within 3× of idle")
+    func latencyUnderLogFlood() async throws {
+        let fixture = try await ServiceFixture.make()
+        let server = try ServeProcess.start(store: fixture.storePath)
+        defer { _ = server.stop() }
+        let port = server.port
+        _ = try Self.deviceLatencies(port: port, count: 200)  // warm-up: the archive cache, the connection
+        let idle = try Self.deviceLatencies(port: port, count: 1000)
+        // The flood: 60 KB log bodies, back to back, from 64 addresses on one connection each,
+        // until the measurement is done.
+        let done = Atomic<Bool>(false)
+        let posts = Atomic<Int>(0)
+        let body = Self.logBody(entries: 100, length: 600)
+        let flood = Thread {
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                var client = 0
+                while !done.load(ordering: .relaxed) {
+                    client += 1
+                    guard let connection = try? RawConnection(port: port, from: "127.0.\(30 + worker).\(client % 64 + 1)")
+                    else { continue }
+                    for _ in 0..<20 where connection.exchange("POST", "/v1/log", body: body)?.status == 200 {
+                        posts.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        flood.start()
+        while posts.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(10)) }
+        let flooded = try Self.deviceLatencies(port: port, count: 1000)
+        done.store(true, ordering: .relaxed)
+        let sent = posts.load(ordering: .relaxed)
+        print(
+            "device GET p50/p99: idle \(idle.p50)/\(idle.p99), during a log flood (\(sent) posts of 60 KB) "
+                + "\(flooded.p50)/\(flooded.p99); log \(server.standardError.utf8.count) bytes")
+        // The median is held to 3× idle here; the tail of a debug build sharing two cores with its
+        // own load generator is not, and Benchmarks/run.sh logflood measures both on a release
+        // build (docs/hardening.md).
+        #expect(flooded.p50 < idle.p50 * 3, "p50 \(flooded.p50) against \(idle.p50) idle")
+        #expect(flooded.p99 < .milliseconds(Self.sanitized ? 500 : 100), "p99 \(flooded.p99)")
+    }
+
     @Test("a log nobody reads never stops the service: lines are dropped and counted, SIGTERM still exits")
     func unreadLog() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
@@ -98,14 +156,16 @@ struct ServiceAbuseTests {
         let wasDropped = dropped.load(ordering: .relaxed)
         let requests = answered.load(ordering: .relaxed)
         #expect(wasDropped, "no line was dropped after \(requests) requests")
-        // Still answering, at once, while nothing drains the log.
+        // Still answering, at once, while nothing drains the log (a log post over its rate is
+        // answered `Connection: close`, so it gets a connection of its own).
         let clock = ContinuousClock()
         var slowest = Duration.zero
         let client = try RawConnection(port: port)
         for _ in 0..<100 {
             let began = clock.now
             #expect(client.exchange("GET", "/health")?.status == 200)
-            #expect(client.exchange("POST", "/v1/log", body: Self.logBody(entries: 100, length: 600))?.status == 200)
+            let poster = try RawConnection(port: port)
+            #expect(poster.exchange("POST", "/v1/log", body: Self.logBody(entries: 100, length: 600))?.status == 200)
             slowest = max(slowest, clock.now - began)
         }
         #expect(slowest < (Self.sanitized ? .seconds(5) : .milliseconds(500)), "slowest pair \(slowest)")

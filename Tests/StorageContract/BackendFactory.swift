@@ -65,7 +65,8 @@ public enum TestPostgres {
     ) async throws -> T {
         let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: Logger(label: "test.postgres"))
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
+            // Immediately: the client is running before `body` leases a connection.
+            group.addImmediateTask {
                 await client.run()
                 return nil
             }

@@ -19,7 +19,11 @@ import WalletPrimitives
 ///   sizes (each may be zero instead when a data descriptor carries them, which must then agree);
 /// - extra fields are well formed, and a Unicode Path field (0x7075) names the entry as its
 ///   header does;
-/// - no ZIP64 record: an archive within ``ArchiveLimits`` never needs one.
+/// - ZIP64 (``Zip64``) is read as its writers use it — an extra field holding the 64-bit values
+///   of exactly the header fields that hold the sentinel, and a ZIP64 end record with its
+///   locator between the directory and the end record — and every value is compared by what it
+///   says, not by its width: a local header's ZIP64 sizes with the directory's 32-bit ones, the
+///   end record's counts with the ZIP64 end record's.
 ///
 /// A data descriptor is read with or without its optional signature, as real writers (Java's
 /// `ZipOutputStream`, Go's `archive/zip`) emit it.
@@ -37,6 +41,10 @@ struct ZipLayout {
         /// Where the (compressed) data lies in the archive's bytes.
         var dataRange: Range<Int> = 0..<0
 
+        /// Whether the local header carries a ZIP64 extra field, so that a data descriptor holds
+        /// 64-bit sizes.
+        var localZip64 = false
+
         /// General-purpose flag bit 3: CRC-32 and sizes follow the data in a descriptor.
         var hasDataDescriptor: Bool { flags & 0x0008 != 0 }
     }
@@ -47,7 +55,8 @@ struct ZipLayout {
     private static let localHeaderSignature: UInt32 = 0x0403_4B50
     private static let centralHeaderSignature: UInt32 = 0x0201_4B50
     private static let endRecordSignature: UInt32 = 0x0605_4B50
-    private static let zip64LocatorSignature: UInt32 = 0x0706_4B50
+    static let zip64LocatorSignature: UInt32 = 0x0706_4B50
+    static let zip64EndRecordSignature: UInt32 = 0x0606_4B50
     private static let dataDescriptorSignature: UInt32 = 0x0807_4B50
     private static let endRecordSize = 22
     private static let centralHeaderSize = 46
@@ -61,15 +70,17 @@ struct ZipLayout {
     ///   one is concerned) for everything else.
     init(validating bytes: UnsafeRawBufferPointer, maximumEntryCount: Int) throws(ArchiveRejection) {
         let reader = LittleEndianReader(bytes)
-        let end = try Self.endRecord(reader)
-        let totalEntries = Int(reader.u16(end + 10))
+        let endRecord = try Self.endRecord(reader)
+        let totalEntries = endRecord.entryCount
         guard totalEntries <= maximumEntryCount else {
             throw ArchiveRejection([.tooManyEntries(count: totalEntries, limit: maximumEntryCount)])
         }
-        let directoryOffset = Int(reader.u32(end + 16))
-        let directorySize = Int(reader.u32(end + 12))
-        guard directoryOffset + directorySize == end else {
-            if directoryOffset + directorySize < end {
+        // The directory ends where the ZIP64 end record begins, or else the end record.
+        let end = endRecord.directoryEnd
+        let directoryOffset = endRecord.directoryOffset
+        let directorySize = endRecord.directorySize
+        guard directoryOffset <= end, directorySize <= end, directoryOffset + directorySize == end else {
+            if directoryOffset <= end, directorySize <= end, directoryOffset + directorySize < end {
                 throw Self.corrupt(
                     nil,
                     "the central directory does not end where its end record begins: \(end - directoryOffset - directorySize) "
@@ -84,8 +95,18 @@ struct ZipLayout {
 
     // MARK: - End record
 
-    /// The offset of the one end record, which must end the file with its comment.
-    private static func endRecord(_ reader: LittleEndianReader) throws(ArchiveRejection) -> Int {
+    /// What the end records say: where the directory is, how large, how many entries, and where
+    /// it must end (at the ZIP64 end record when there is one, else at the end record).
+    struct EndRecord {
+        var entryCount: Int
+        var directoryOffset: Int
+        var directorySize: Int
+        var directoryEnd: Int
+    }
+
+    /// The one end record, which must end the file with its comment, read with its ZIP64 end
+    /// record and locator when it has them.
+    private static func endRecord(_ reader: LittleEndianReader) throws(ArchiveRejection) -> EndRecord {
         let count = reader.count
         // The last end-record signature: no later one may hide in the comment, so scanning back
         // from the end stops at the real record (and at once when there is no comment).
@@ -113,16 +134,43 @@ struct ZipLayout {
         }
         let disks = (reader.u16(position + 4), reader.u16(position + 6))
         let counts = (reader.u16(position + 8), reader.u16(position + 10))
-        let isZip64 =
-            counts.0 == 0xFFFF || counts.1 == 0xFFFF || reader.u32(position + 12) == 0xFFFF_FFFF
-            || reader.u32(position + 16) == 0xFFFF_FFFF
-            || (position >= 20 && reader.u32(position - 20) == zip64LocatorSignature)
-        if isZip64 { throw corrupt(nil, "ZIP64 records are not accepted; an order package never needs them") }
-        guard disks == (0, 0) else { throw corrupt(nil, "multi-disk archives are not supported") }
-        guard counts.0 == counts.1 else {
-            throw corrupt(nil, "the end record counts \(counts.0) entries on this disk but \(counts.1) in total")
+        let size = reader.u32(position + 12)
+        let offset = reader.u32(position + 16)
+        let locator = position - Zip64.locatorSize
+        guard locator >= 0, reader.u32(locator) == zip64LocatorSignature else {
+            if counts.0 == 0xFFFF || counts.1 == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF || disks.0 == 0xFFFF
+                || disks.1 == 0xFFFF
+            {
+                throw corrupt(nil, "the end record defers to a ZIP64 end record, but there is no ZIP64 locator before it")
+            }
+            guard disks == (0, 0) else { throw corrupt(nil, "multi-disk archives are not supported") }
+            guard counts.0 == counts.1 else {
+                throw corrupt(nil, "the end record counts \(counts.0) entries on this disk but \(counts.1) in total")
+            }
+            return EndRecord(
+                entryCount: Int(counts.1), directoryOffset: Int(offset), directorySize: Int(size), directoryEnd: position)
         }
-        return position
+        let zip64 = try Zip64.EndRecord(reader, locator: locator)
+        // Each field of the end record is the sentinel or the same value as the ZIP64 one.
+        let agree =
+            (disks.0 == 0xFFFF || disks.0 == 0) && (disks.1 == 0xFFFF || disks.1 == 0)
+            && (counts.0 == 0xFFFF || UInt64(counts.0) == zip64.entriesOnDisk)
+            && (counts.1 == 0xFFFF || UInt64(counts.1) == zip64.totalEntries)
+            && (size == 0xFFFF_FFFF || UInt64(size) == zip64.directorySize)
+            && (offset == 0xFFFF_FFFF || UInt64(offset) == zip64.directoryOffset)
+        guard agree else { throw corrupt(nil, "the end record and the ZIP64 end record disagree") }
+        guard zip64.entriesOnDisk == zip64.totalEntries else {
+            throw corrupt(
+                nil, "the ZIP64 end record counts \(zip64.entriesOnDisk) entries on this disk but \(zip64.totalEntries) in total")
+        }
+        // Values past the file's length say nothing true; kept small so that sums cannot overflow.
+        let bound = UInt64(count)
+        guard zip64.directoryOffset <= bound, zip64.directorySize <= bound else {
+            throw corrupt(nil, "the ZIP64 end record places the directory past the end of the file")
+        }
+        return EndRecord(
+            entryCount: Int(min(zip64.totalEntries, UInt64(Int32.max))), directoryOffset: Int(zip64.directoryOffset),
+            directorySize: Int(zip64.directorySize), directoryEnd: zip64.position)
     }
 
     /// The offset of the first `PK` followed by a record type (`01 02`, `03 04`, `05 06`, `06 06`,
@@ -159,19 +207,24 @@ struct ZipLayout {
                 throw corrupt(nil, "central directory record \(index + 1) runs past the directory's end")
             }
             let name = displayName(reader, nameRange)
+            let header = Zip64.Values(
+                uncompressedSize: UInt64(reader.u32(cursor + 24)), compressedSize: UInt64(reader.u32(cursor + 20)),
+                localHeaderOffset: UInt64(reader.u32(cursor + 42)), disk: UInt64(reader.u16(cursor + 34)))
+            let values = try checkExtraField(
+                reader, nameRange.upperBound..<nameRange.upperBound + extraLength, nameRange: nameRange, entry: name,
+                in: "central directory", header: header, local: false)
+            guard values.disk == 0 else { throw corrupt(name, "the entry starts on another disk") }
+            // Past the file's length a size or offset cannot be true of these bytes (a larger
+            // uncompressed size is for the limits to refuse, by name).
+            let bound = UInt64(reader.count)
+            guard values.compressedSize <= bound, values.localHeaderOffset <= bound else {
+                throw corrupt(name, "the directory places the entry's data past the end of the file")
+            }
             let record = Entry(
                 nameRange: nameRange, flags: reader.u16(cursor + 8), method: reader.u16(cursor + 10),
-                crc32: reader.u32(cursor + 16), compressedSize: Int(reader.u32(cursor + 20)),
-                uncompressedSize: Int(reader.u32(cursor + 24)), localHeaderOffset: Int(reader.u32(cursor + 42)))
-            if record.compressedSize == 0xFFFF_FFFF || record.uncompressedSize == 0xFFFF_FFFF
-                || record.localHeaderOffset == 0xFFFF_FFFF
-            {
-                throw corrupt(name, "ZIP64 records are not accepted; an order package never needs them")
-            }
-            guard reader.u16(cursor + 34) == 0 else { throw corrupt(name, "the entry starts on another disk") }
-            try checkExtraField(
-                reader, nameRange.upperBound..<nameRange.upperBound + extraLength, nameRange: nameRange, entry: name,
-                in: "central directory")
+                crc32: reader.u32(cursor + 16), compressedSize: Int(values.compressedSize),
+                uncompressedSize: Int(min(values.uncompressedSize, UInt64(Int.max))),
+                localHeaderOffset: Int(values.localHeaderOffset))
             records.append(record)
             cursor = recordEnd
         }
@@ -225,25 +278,33 @@ struct ZipLayout {
                     "the local file header's compression method (\(method)) differs from the central directory's (\(record.method))"
                 )
             }
+            // Sizes by value: a ZIP64 extra field's 64-bit ones where the header holds the sentinel.
+            let header = Zip64.Values(
+                uncompressedSize: UInt64(reader.u32(offset + 22)), compressedSize: UInt64(reader.u32(offset + 18)),
+                localHeaderOffset: 0, disk: 0)
+            let localValues = try checkExtraField(
+                reader, localName.upperBound..<dataStart, nameRange: localName, entry: name, in: "local file header",
+                header: header, local: true)
             // With a data descriptor, writers leave each of these zero or fill it in (Info-ZIP
             // writing to a pipe knows the uncompressed size only); either way it agrees.
             let deferred = flags & 0x0008 != 0
-            let local = (reader.u32(offset + 14), Int(reader.u32(offset + 18)), Int(reader.u32(offset + 22)))
+            let crc = reader.u32(offset + 14)
             let agrees =
-                (local.0 == record.crc32 || deferred && local.0 == 0)
-                && (local.1 == record.compressedSize || deferred && local.1 == 0)
-                && (local.2 == record.uncompressedSize || deferred && local.2 == 0)
+                (crc == record.crc32 || deferred && crc == 0)
+                && (localValues.compressedSize == UInt64(record.compressedSize) || deferred && localValues.compressedSize == 0)
+                && (localValues.uncompressedSize == UInt64(record.uncompressedSize)
+                    || deferred && localValues.uncompressedSize == 0)
             guard agrees else {
                 throw corrupt(name, "the local file header's CRC-32 or sizes differ from the central directory's")
             }
-            try checkExtraField(
-                reader, localName.upperBound..<dataStart, nameRange: localName, entry: name, in: "local file header")
+            entries[index].localZip64 = localValues.fromZip64
 
             let dataEnd = dataStart + record.compressedSize
             guard dataEnd <= directoryOffset else { throw corrupt(name, "the entry's data runs into the central directory") }
             cursor = dataEnd
             if flags & 0x0008 != 0 {
-                cursor = try descriptorEnd(reader, at: dataEnd, record, limit: directoryOffset, entry: name)
+                cursor = try descriptorEnd(
+                    reader, at: dataEnd, record, wide: localValues.fromZip64, limit: directoryOffset, entry: name)
             }
             entries[index].dataRange = dataStart..<dataEnd
         }
@@ -255,25 +316,37 @@ struct ZipLayout {
     }
 
     /// Where a data descriptor (CRC-32, compressed and uncompressed size, optionally preceded by
-    /// its signature) that agrees with `record` ends.
+    /// its signature) that agrees with `record` ends. Its sizes are 8 bytes each when the local
+    /// header has a ZIP64 extra field (`wide`), as APPNOTE 4.3.9 says, else 4.
     private static func descriptorEnd(
-        _ reader: LittleEndianReader, at offset: Int, _ record: Entry, limit: Int, entry: String
+        _ reader: LittleEndianReader, at offset: Int, _ record: Entry, wide: Bool, limit: Int, entry: String
     ) throws(ArchiveRejection) -> Int {
+        let length = wide ? 20 : 12
         func agrees(at position: Int) -> Bool {
-            position + 12 <= limit && reader.u32(position) == record.crc32
-                && Int(reader.u32(position + 4)) == record.compressedSize
+            guard position + length <= limit, reader.u32(position) == record.crc32 else { return false }
+            if wide {
+                return reader.u64(position + 4) == UInt64(record.compressedSize)
+                    && reader.u64(position + 12) == UInt64(record.uncompressedSize)
+            }
+            return Int(reader.u32(position + 4)) == record.compressedSize
                 && Int(reader.u32(position + 8)) == record.uncompressedSize
         }
-        if offset + 4 <= limit, reader.u32(offset) == dataDescriptorSignature, agrees(at: offset + 4) { return offset + 16 }
-        if agrees(at: offset) { return offset + 12 }
+        if offset + 4 <= limit, reader.u32(offset) == dataDescriptorSignature, agrees(at: offset + 4) {
+            return offset + 4 + length
+        }
+        if agrees(at: offset) { return offset + length }
         throw corrupt(entry, "the data descriptor is missing or differs from the central directory")
     }
 
-    /// Extra fields must tile their area as (id, size, data) records; ZIP64 fields are refused and
-    /// a Unicode Path field must repeat the header's name.
+    /// Extra fields must tile their area as (id, size, data) records; a ZIP64 field (at most one)
+    /// must hold exactly the values whose header fields are the sentinel (``Zip64/Values``), and
+    /// a Unicode Path field must repeat the header's name. Returns the header's values with the
+    /// ZIP64 ones in place.
     private static func checkExtraField(
-        _ reader: LittleEndianReader, _ range: Range<Int>, nameRange: Range<Int>, entry: String, in place: String
-    ) throws(ArchiveRejection) {
+        _ reader: LittleEndianReader, _ range: Range<Int>, nameRange: Range<Int>, entry: String, in place: String,
+        header: Zip64.Values, local: Bool
+    ) throws(ArchiveRejection) -> Zip64.Values {
+        var values = header
         var cursor = range.lowerBound
         while cursor < range.upperBound {
             guard cursor + 4 <= range.upperBound else { throw corrupt(entry, "the \(place)'s extra field is malformed") }
@@ -283,7 +356,12 @@ struct ZipLayout {
             guard data.upperBound <= range.upperBound else { throw corrupt(entry, "the \(place)'s extra field is malformed") }
             switch id {
             case 0x0001:
-                throw corrupt(entry, "ZIP64 records are not accepted; an order package never needs them")
+                guard !values.fromZip64 else { throw corrupt(entry, "the \(place) has two ZIP64 extra fields") }
+                do {
+                    values = try header.reading(zip64: data, in: reader, local: local)
+                } catch {
+                    throw corrupt(entry, "the \(place)'s ZIP64 extra field \(error.reason)")
+                }
             case 0x7075:
                 // Info-ZIP Unicode Path: version 1, CRC-32 of the header name, then a UTF-8 name
                 // that readers supporting it show instead of the header's.
@@ -296,11 +374,15 @@ struct ZipLayout {
             }
             cursor = data.upperBound
         }
+        if !values.fromZip64, let field = header.sentinelField(local: local) {
+            throw corrupt(entry, "the \(place)'s \(field) is the ZIP64 sentinel, but there is no ZIP64 extra field")
+        }
+        return values
     }
 
     // MARK: - Helpers
 
-    private static func corrupt(_ entry: String?, _ reason: String) -> ArchiveRejection {
+    static func corrupt(_ entry: String?, _ reason: String) -> ArchiveRejection {
         ArchiveRejection([.corrupt(entry: entry, reason: reason)])
     }
 
@@ -331,6 +413,10 @@ struct LittleEndianReader {
     func u32(_ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
             | UInt32(bytes[offset + 3]) << 24
+    }
+
+    func u64(_ offset: Int) -> UInt64 {
+        UInt64(u32(offset)) | UInt64(u32(offset + 4)) << 32
     }
 
     /// Whether two ranges hold the same bytes.

@@ -127,7 +127,8 @@ struct DeviceRoutes: Sendable {
         guard rateLimits.deviceLog.admit(client: context.clientAddress) else {
             metrics.recordRateLimited(route: "/v1/log")
             context.logLine.isSuppressed = true
-            return Response(status: .ok)
+            // Closing, rather than reading the body only to drop it, is what makes a flood cheap.
+            return Response(status: .ok, headers: [.connection: "close"])
         }
         let body = try await RequestBody.collect(request, limit: limits.bodySize)
         let entries = try DeviceLogEntries.parse(body)

@@ -46,7 +46,7 @@ enum MerchantOpenAPI {
                 "parameters": [
                   { "name": "type", "in": "query", "schema": { "type": "string" }, "description": "Only this order type." },
                   { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 500, "default": 100 } },
-                  { "name": "cursor", "in": "query", "schema": { "type": "string" }, "description": "The nextCursor of the previous page (opaque)." }
+                  { "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": "^(o[0-9]{1,12})?$" }, "description": "The nextCursor of the previous page (opaque: pass it back as it came). Empty or absent: the first page." }
                 ],
                 "responses": {
                   "200": { "description": "a page", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/OrderPage" } } } },
@@ -58,8 +58,8 @@ enum MerchantOpenAPI {
             },
             "/api/v1/orders/{orderTypeIdentifier}/{orderIdentifier}": {
               "parameters": [
-                { "name": "orderTypeIdentifier", "in": "path", "required": true, "schema": { "type": "string" } },
-                { "name": "orderIdentifier", "in": "path", "required": true, "schema": { "type": "string" }, "description": "Any non-empty string, percent-encoded." }
+                { "name": "orderTypeIdentifier", "in": "path", "required": true, "schema": { "$ref": "#/components/schemas/Identifier" } },
+                { "name": "orderIdentifier", "in": "path", "required": true, "schema": { "$ref": "#/components/schemas/Identifier" } }
               ],
               "get": {
                 "operationId": "containsOrder",
@@ -81,6 +81,7 @@ enum MerchantOpenAPI {
                 "responses": {
                   "200": { "description": "removed", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RemoveAnswer" } } } },
                   "404": { "description": "not stored (or not the key's order type)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RemoveAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/Error" },
                   "401": { "$ref": "#/components/responses/Error" },
                   "503": { "$ref": "#/components/responses/Error" }
                 }
@@ -103,6 +104,10 @@ enum MerchantOpenAPI {
               "Error": { "description": "an error", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
             },
             "schemas": {
+              "Identifier": {
+                "type": "string", "minLength": 1, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]+$",
+                "description": "Any non-empty string without control characters (C0, DEL, C1), percent-encoded in the path."
+              },
               "Issue": {
                 "type": "object",
                 "required": ["code", "message", "path"],

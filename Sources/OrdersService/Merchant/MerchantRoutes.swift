@@ -149,14 +149,17 @@ struct MerchantOrderPage: Codable, Sendable {
 /// An opaque page cursor. Today it carries the offset of the next page; clients must treat it as
 /// opaque so that a keyset cursor can replace it.
 enum PageCursor {
+    /// `o` and the offset in decimal: the OpenAPI document's pattern `^(o[0-9]{1,12})?$` says
+    /// exactly what is accepted, so a client (or schemathesis) can tell a cursor from garbage.
+    /// Clients treat it as opaque.
     static func cursor(offset: Int) -> String {
-        Data("o\(offset)".utf8).base64EncodedString()
+        "o\(offset)"
     }
 
     static func offset(from cursor: String) throws(ServiceRequestError) -> Int {
-        guard cursor.utf8.count <= 32, let data = Data(base64Encoded: cursor),
-            let text = String(data: data, encoding: .utf8), text.hasPrefix("o"), let offset = Int(text.dropFirst()),
-            offset >= 0
+        let digits = cursor.utf8.dropFirst()
+        guard cursor.utf8.first == UInt8(ascii: "o"), (1...12).contains(digits.count),
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let offset = Int(Substring(digits))
         else { throw .invalidParameter(name: "cursor", reason: "not a cursor this service gave") }
         return offset
     }

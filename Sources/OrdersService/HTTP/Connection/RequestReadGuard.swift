@@ -120,12 +120,16 @@ final class RequestBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 }
 
-/// The guard's view of the parsed request, after the HTTP codec; also finishes a half-close.
+/// The guard's view of the parsed request, after the HTTP codec; also ends connections.
 ///
-/// When the server is done with a connection it closes its output half (after `Connection:
-/// close`, or a `400` for a request it cannot parse) and waits for the client to close. A client
-/// that never does would hold the connection for good, so the whole connection is closed
-/// ``lingerTime`` later: long enough for the client to read the last response.
+/// When the server is done with a connection it closes its output half (after a request's
+/// `Connection: close`, or a `400` for a request it cannot parse) and waits for the client to
+/// close. A client that never does would hold the connection for good, so the whole connection
+/// is closed ``lingerTime`` later: long enough for the client to read the last response.
+///
+/// A response that says `Connection: close` (a rate-limited device log, a request whose framing
+/// is broken) ends the connection the same way once written, and stops reading: whatever the
+/// client still sends is never parsed, which is what makes shedding a flood cheap.
 final class RequestPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -136,9 +140,35 @@ final class RequestPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let readGuard: RequestReadGuard
     private var linger: Scheduled<Void>?
+    private var closeAfterResponse = false
 
     init(readGuard: RequestReadGuard) {
         self.readGuard = readGuard
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response):
+            closeAfterResponse = response.headerFields[.connection]?.lowercased() == "close"
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            context.write(data, promise: promise)
+            guard closeAfterResponse else { return }
+            context.flush()
+            readGuard.finish()
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            context.close(mode: .output, promise: nil)
+            startLinger(context)
+        }
+    }
+
+    private func startLinger(_ context: ChannelHandlerContext) {
+        guard linger == nil else { return }
+        linger = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: Self.lingerTime) {
+            context.close(promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -151,11 +181,7 @@ final class RequestPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if mode == .output, linger == nil {
-            linger = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: Self.lingerTime) {
-                context.close(promise: nil)
-            }
-        }
+        if mode == .output { startLinger(context) }
         context.close(mode: mode, promise: promise)
     }
 

@@ -1,0 +1,53 @@
+// EmbeddingInHummingbird: the whole service, and a route of your own beside it.
+// snippet.hide
+import Foundation
+// snippet.service
+import Hummingbird
+import Logging
+import OrderPush
+import OrdersService
+import WalletOrders
+import WalletWire
+
+// snippet.hide
+func serve() async throws {
+    // snippet.show
+    let logger = Logger(label: "shop")
+    let wallet = try WalletStore(path: "/var/lib/orders/orders.sqlite")
+    let service = OrdersService(wallet: wallet, configuration: .init(basePath: "/wallet", logger: logger))
+    let pushes = OutboxDrainer(
+        outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations,
+        sender: RecordingPushSender(logger: logger), logger: logger)
+    let app = service.application(
+        host: "127.0.0.1", port: 8080, services: [pushes],
+        routes: { router in addShopRoutes(to: router, wallet: wallet) })  // served beside the service's
+    try await app.runService()  // SIGTERM and SIGINT drain in-flight requests
+    // snippet.end
+}
+
+// snippet.route
+func addShopRoutes(to router: Router<OrdersRequestContext>, wallet: WalletStore) {
+    router.put("/internal/orders") { request, context -> Response in
+        let body = try await request.body.collect(upTo: 10 << 20)
+        do {
+            let result = try await wallet.orders.saveOrder(signedArchive: Data(buffer: body))
+            return Response(status: result == .newerExisting ? .conflict : .ok)
+        } catch let error as any WalletError {
+            let json = try WireFormat.encode(WireError(error))
+            return Response(
+                status: HTTPStatusTable.status(of: error), headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+        }
+    }
+}
+// snippet.end
+
+// snippet.hide
+func ownApplication(service: OrdersService) -> some ApplicationProtocol {
+    // snippet.own
+    let router = Router(context: OrdersRequestContext.self, options: .autoGenerateHeadEndpoints)
+    service.addRoutes(to: router)  // the service's routes and middleware: serve this router
+    router.get("/internal/ping") { _, _ in "pong" }
+    return Application(router: router, server: OrdersService.server())
+    // snippet.end
+}
