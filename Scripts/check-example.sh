@@ -10,12 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 package=Examples/ShopBackend
-echo "check-example: building $package" >&2
-swift build --package-path "$package" >/dev/null
-binary="$(swift build --package-path "$package" --show-bin-path)/ShopBackend"
 work=$(mktemp -d)
 . Scripts/lib/server.sh
 trap 'stop_server >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+echo "check-example: building $package" >&2
+swift build --package-path "$package" > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+binary="$(swift build --package-path "$package" --show-bin-path)/ShopBackend"
 
 fail() { echo "check-example: $*" >&2; [ -f "$work/err" ] && tail -20 "$work/err" >&2; exit 1; }
 

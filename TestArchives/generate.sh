@@ -8,7 +8,8 @@
 # variants real producers emit), and, for hostile containers no sane tool writes, with `zip` and
 # Python's zipfile; hostile.py derives ambiguous layouts and malleated signatures from the valid
 # archives at the end. Each archive's expected verdict is written by hand right where it is made.
-# Requires: swift, openssl, zip, unzip, python3.
+# Requires: swift, openssl, zip, unzip, python3, and for the archives of other writers hostile.py
+# makes: java (jar), go, 7-Zip (7zz; Debian packages default-jdk-headless, golang-go, 7zip).
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)

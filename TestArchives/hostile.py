@@ -33,11 +33,13 @@ def entries(path):
 
 
 def build(files, descriptor=None, lies=None, gap_before=None, comment=b"", garbage_after_stream=None,
-          local_extra=None, central_extra=None, extra_records=()):
+          local_extra=None, central_extra=None, extra_records=(), versions=None, flag_bits=None):
     """A zip laid out by hand. `lies` maps a name to local-header overrides (name, flags, method,
     crc, signature); `gap_before` maps a name to bytes placed before its local header;
-    `extra_records` adds central-directory records (name, offset of the entry they point at)."""
-    lies, gap_before = lies or {}, gap_before or {}
+    `extra_records` adds central-directory records (name, offset of the entry they point at);
+    `versions` and `flag_bits` map a name to its version needed to extract and extra flag bits, in
+    both headers."""
+    lies, gap_before, versions, flag_bits = lies or {}, gap_before or {}, versions or {}, flag_bits or {}
     out, directory, offsets = bytearray(), bytearray(), {}
     for name, data in files:
         raw = name.encode()
@@ -48,11 +50,12 @@ def build(files, descriptor=None, lies=None, gap_before=None, comment=b"", garba
         if garbage_after_stream and name == garbage_after_stream[0]:
             compressed += garbage_after_stream[1]
         crc = zlib.crc32(data)
-        flags = 0x0008 if descriptor else 0
+        flags = (0x0008 if descriptor else 0) | flag_bits.get(name, 0)
+        version = versions.get(name, 20)
         lie = lies.get(name, {})
         zero = descriptor is not None
         lextra = (local_extra or {}).get(name, b"")
-        out += struct.pack("<IHHHHHIIIHH", lie.get("signature", 0x04034B50), 20, lie.get("flags", flags),
+        out += struct.pack("<IHHHHHIIIHH", lie.get("signature", 0x04034B50), version, lie.get("flags", flags),
                            lie.get("method", 8), 0x5000, 0x5C2F, lie.get("crc", 0 if zero else crc),
                            0 if zero else len(compressed), 0 if zero else len(data),
                            len(lie.get("name", raw)), len(lextra))
@@ -62,7 +65,7 @@ def build(files, descriptor=None, lies=None, gap_before=None, comment=b"", garba
         elif descriptor == "plain":
             out += struct.pack("<III", crc, len(compressed), len(data))
         cextra = (central_extra or {}).get(name, b"")
-        directory += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x031E, 20, flags, 8, 0x5000, 0x5C2F, crc,
+        directory += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x031E, version, flags, 8, 0x5000, 0x5C2F, crc,
                                  len(compressed), len(data), len(raw), len(cextra), 0, 0, 0, 0o100644 << 16,
                                  offsets[name]) + raw + cextra
     records = len(files)
@@ -168,6 +171,58 @@ def infozip_zip64():
 write("valid/infozip-zip64.order", infozip_zip64())
 expect("valid/infozip-zip64.order", "valid")
 
+
+def written_by(command, output="out.zip", setup=None):
+    """The signed order's files, zipped by another program: `command` runs in a folder holding
+    them (fixed times), writing `output` there."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in files:
+            path = os.path.join(folder, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            os.utime(path, (1768471200, 1768471200))
+        if setup:
+            setup(folder)
+        subprocess.run(command, cwd=folder, check=True, env=dict(os.environ, TZ="UTC"), stdout=subprocess.DEVNULL)
+        return open(os.path.join(folder, output), "rb").read()
+
+
+names = [n for n, _ in files]
+# Java's jar (ZipOutputStream): data descriptors with their signature, the UTF-8 flag.
+write("valid/java-jar.order", written_by(["jar", "--create", "--no-manifest", "--date=2026-01-15T10:00:00Z",
+                                          "--file", "out.zip"] + names))
+expect("valid/java-jar.order", "valid")
+
+GO_WRITER = """package main
+
+import ("archive/zip"; "os"; "time")
+
+func main() {
+	out, _ := os.Create("out.zip")
+	w := zip.NewWriter(out)
+	for _, name := range os.Args[1:] {
+		data, _ := os.ReadFile(name)
+		f, _ := w.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: time.Date(2026, 1, 15, 10, 0, 0, 0, time.UTC)})
+		f.Write(data)
+	}
+	w.Close()
+	out.Close()
+}
+"""
+
+
+def go_setup(folder):
+    with open(os.path.join(folder, "writer.go"), "w") as f:
+        f.write(GO_WRITER)
+
+
+# Go's archive/zip: data descriptors, an extended-timestamp extra field.
+write("valid/go-archive-zip.order", written_by(["go", "run", "writer.go"] + names, setup=go_setup))
+expect("valid/go-archive-zip.order", "valid")
+# 7-Zip, deflate.
+write("valid/7zip-deflate.order", written_by(["7zz", "a", "-tzip", "-mm=Deflate", "-mtc=off", "out.zip"] + names))
+expect("valid/7zip-deflate.order", "valid")
+
 # Invalid: ambiguous layouts.
 corrupt = "archive.corrupt"
 write("invalid/appended-archive.order", original + build(tampered(files)))
@@ -195,6 +250,14 @@ write("invalid/unicode-path-extra.order", build(files, central_extra={"order.jso
 expect("invalid/unicode-path-extra.order", "invalid", corrupt)
 write("invalid/zip64-extra.order", build(files, central_extra={"item.png": struct.pack("<HHQ", 1, 8, 0)}))
 expect("invalid/zip64-extra.order", "invalid", corrupt)
+
+# Invalid: headers that ask for what this reader does not implement (Info-ZIP's unzip skips such
+# an entry, Python's zipfile refuses the archive; read here, the signature would go missing there).
+unsupported = "archive.unsupportedFeature"
+write("invalid/version-needed-14.8.order", build(files, versions={"signature": 148}))
+expect("invalid/version-needed-14.8.order", "invalid", unsupported)
+write("invalid/masked-local-headers.order", build(files, flag_bits={"signature": 0x2000}))
+expect("invalid/masked-local-headers.order", "invalid", unsupported)
 
 
 # Invalid: signatures changed in fields the signature does not cover.

@@ -40,6 +40,7 @@ extension VerificationIssue {
         case archiveDuplicateEntry = "archive.duplicateEntry"
         case archiveEncryptedEntry = "archive.encryptedEntry"
         case archiveUnsupportedCompression = "archive.unsupportedCompression"
+        case archiveUnsupportedFeature = "archive.unsupportedFeature"
         case archiveSymbolicLink = "archive.symbolicLink"
         case archiveMetadataFile = "archive.metadataFile"
         case archiveNestedRoot = "archive.nestedRoot"

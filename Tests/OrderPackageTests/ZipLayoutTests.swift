@@ -179,6 +179,23 @@ struct ZipLayoutTests {
         #expect(try Self.report(malformed.bytes()).errorCodes == [.archiveCorrupt])
     }
 
+    /// FuzzZipArchive's finding (FuzzTesting/Regressions/FuzzZipArchive/
+    /// unicode-path-extra-shorter-than-its-head): a Unicode Path extra field shorter than its own
+    /// 5-byte head made the reader build a range backwards and trap — a crash on any archive
+    /// uploaded. It is `archive.corrupt` now, from the fuzzer's input and by hand at each length.
+    @Test("a Unicode Path extra field shorter than its head is corrupt, not a crash")
+    func shortUnicodePath() throws {
+        let found = try Data(
+            contentsOf: TestArchiveTable.packageRoot.appendingPathComponent(
+                "FuzzTesting/Regressions/FuzzZipArchive/unicode-path-extra-shorter-than-its-head"))
+        #expect(throws: ArchiveRejection.self) { try ZipArchive(reading: found) }
+        for length in 0..<5 {
+            var zip = RawZip(files: Self.files)
+            zip.entries[0].centralExtra = RawZip.extraField(id: 0x7075, Data([1, 0, 0, 0, 0].prefix(length)))
+            #expect(try Self.report(zip.bytes()).errorCodes == [.archiveCorrupt], "length \(length)")
+        }
+    }
+
     /// The signed order with every entry in ZIP64 and a ZIP64 end record.
     static func zip64(descriptor: RawZip.DataDescriptor? = nil) -> RawZip {
         var zip = RawZip(files: files)
@@ -278,6 +295,70 @@ struct ZipLayoutTests {
         let report = try Self.report(zip.bytes())
         #expect(report.errorCodes == [.archiveEntryTooLarge], "\(report.errors)")
         #expect(report.errors.first?.path == "order.json")
+    }
+
+    @Test(
+        "a version needed to extract above 4.5 is archive.unsupportedFeature, in the directory or a local header",
+        arguments: [(UInt16(46), true, true), (148, true, true), (46, true, false), (46, false, true), (0xFF2E, true, true)])
+    func versionNeeded(version: UInt16, central: Bool, local: Bool) throws {
+        var zip = RawZip(files: Self.files)
+        let index = try #require(zip.entries.firstIndex { $0.name == Array("signature".utf8) })
+        if central { zip.entries[index].versionNeeded = version }
+        if local { zip.entries[index].local.versionNeeded = version } else { zip.entries[index].local.versionNeeded = 20 }
+        let report = try Self.report(zip.bytes())
+        #expect(report.errorCodes == [.archiveUnsupportedFeature], "\(report.errors)")
+        #expect(report.errors.first?.path == "signature")
+        #expect(report.errors.first?.message.contains("needs version") == true)
+    }
+
+    @Test("versions up to 4.5, and the high byte whatever it holds, are read; bzip2's 4.6 is its method's refusal")
+    func versionsRead() throws {
+        for version: UInt16 in [10, 20, 45, 0x0314, 0xFF2D] {
+            var zip = RawZip(files: Self.files)
+            for index in zip.entries.indices { zip.entries[index].versionNeeded = version }
+            #expect(try Self.report(zip.bytes()).isValid, "version \(version)")
+        }
+        var bzip2 = RawZip(files: Self.files)
+        bzip2.entries[0].method = 12
+        bzip2.entries[0].versionNeeded = 46
+        #expect(try Self.report(bzip2.bytes()).errorCodes == [.archiveUnsupportedCompression])
+    }
+
+    @Test(
+        "a general-purpose flag bit this reader does not implement, or that the format reserves, is refused",
+        arguments: [4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15])
+    func unsupportedFlag(bit: Int) throws {
+        var zip = RawZip(files: Self.files)
+        let index = try #require(zip.entries.firstIndex { $0.name == Array("signature".utf8) })
+        zip.entries[index].flags = UInt16(1) << UInt16(bit)
+        let report = try Self.report(zip.bytes())
+        #expect(report.errorCodes == [.archiveUnsupportedFeature], "bit \(bit): \(report.errors)")
+        #expect(report.errors.first?.path == "signature")
+        #expect(report.errors.first?.message.contains("bit \(bit) (") == true)
+    }
+
+    @Test("the flag bits writers set are read: deflate options (1, 2), data descriptor (3), UTF-8 names (11)")
+    func understoodFlags() throws {
+        for flags: UInt16 in [0x0002, 0x0004, 0x0006, 0x0800, 0x0806] {
+            var zip = RawZip(files: Self.files)
+            for index in zip.entries.indices { zip.entries[index].flags = flags }
+            #expect(try Self.report(zip.bytes()).isValid, "flags \(flags)")
+        }
+        var descriptors = RawZip(files: Self.files)
+        for index in descriptors.entries.indices {
+            descriptors.entries[index].flags = 0x0800
+            descriptors.entries[index].dataDescriptor = .withSignature
+        }
+        #expect(try Self.report(descriptors.bytes()).isValid)
+    }
+
+    @Test("a ZIP64 end record that needs version 4.6 is refused")
+    func zip64EndRecordVersion() throws {
+        var zip = Self.zip64()
+        zip.zip64End?.versionNeeded = 46
+        let report = try Self.report(zip.bytes())
+        #expect(report.errorCodes == [.archiveUnsupportedFeature], "\(report.errors)")
+        #expect(report.errors.first?.message.contains("ZIP64 end record needs version 4.6") == true)
     }
 
     @Test("a too-large entry count in the end record is refused before the directory is read")

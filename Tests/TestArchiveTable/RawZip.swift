@@ -26,6 +26,7 @@ public struct RawZip {
         public var compressedSize: UInt32?
         public var uncompressedSize: UInt32?
         public var signature: UInt32?
+        public var versionNeeded: UInt16?
     }
 
     /// How an entry uses ZIP64 (APPNOTE 4.5.3): which header fields hold the sentinel, with
@@ -135,7 +136,7 @@ public struct RawZip {
             }
             var local = Data()
             local.append(le32: entry.local.signature ?? 0x0403_4B50)
-            local.append(le16: version)
+            local.append(le16: entry.local.versionNeeded ?? version)
             local.append(le16: entry.local.flags ?? flags)
             local.append(le16: entry.local.method ?? entry.method)
             local.append(le16: 0x5000)  // 10:00

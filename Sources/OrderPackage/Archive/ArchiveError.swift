@@ -13,6 +13,10 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
     case duplicateEntry(String)
     case encryptedEntry(String)
     case unsupportedCompression(entry: String, method: Int)
+    /// A header asks for a zip feature this reader does not implement (``ZipFeatures``): a
+    /// version needed to extract above 4.5, or a general-purpose flag bit that changes how the
+    /// bytes are read or that the format reserves. `entry` is nil for the ZIP64 end record.
+    case unsupportedFeature(entry: String?, reason: String)
     case symbolicLink(String)
     case metadataFile(String)
     case nestedRoot(folder: String)
@@ -29,6 +33,7 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
         case .duplicateEntry: .archiveDuplicateEntry
         case .encryptedEntry: .archiveEncryptedEntry
         case .unsupportedCompression: .archiveUnsupportedCompression
+        case .unsupportedFeature: .archiveUnsupportedFeature
         case .symbolicLink: .archiveSymbolicLink
         case .metadataFile: .archiveMetadataFile
         case .nestedRoot: .archiveNestedRoot
@@ -60,6 +65,8 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
             "the entry is encrypted; order packages cannot contain encrypted files"
         case .unsupportedCompression(_, let method):
             "compression method \(method) is not allowed; use stored (0) or deflate (8)"
+        case .unsupportedFeature(_, let reason):
+            "the archive asks for a zip feature this reader does not implement: \(reason)"
         case .symbolicLink:
             "the entry is a symbolic link; order packages contain regular files only"
         case .metadataFile:
@@ -75,7 +82,7 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
         switch self {
         case .notZip, .archiveTooLarge, .uncompressedTooLarge, .tooManyEntries, .nestedRoot:
             nil
-        case .corrupt(let entry, _):
+        case .corrupt(let entry, _), .unsupportedFeature(let entry, _):
             entry
         case .entryTooLarge(let entry, _), .unsafePath(let entry, _), .unsupportedCompression(let entry, _):
             entry

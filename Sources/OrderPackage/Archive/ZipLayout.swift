@@ -23,7 +23,9 @@ import WalletPrimitives
 ///   of exactly the header fields that hold the sentinel, and a ZIP64 end record with its
 ///   locator between the directory and the end record — and every value is compared by what it
 ///   says, not by its width: a local header's ZIP64 sizes with the directory's 32-bit ones, the
-///   end record's counts with the ZIP64 end record's.
+///   end record's counts with the ZIP64 end record's;
+/// - no header asks for a feature this reader does not implement (``ZipFeatures``): a version
+///   needed to extract above 4.5, or a flag bit other than 0–3 and 11.
 ///
 /// A data descriptor is read with or without its optional signature, as real writers (Java's
 /// `ZipOutputStream`, Go's `archive/zip`) emit it.
@@ -151,6 +153,9 @@ struct ZipLayout {
                 entryCount: Int(counts.1), directoryOffset: Int(offset), directorySize: Int(size), directoryEnd: position)
         }
         let zip64 = try Zip64.EndRecord(reader, locator: locator)
+        if let problem = ZipFeatures.versionProblem(zip64.versionNeeded, in: "ZIP64 end record") {
+            throw ArchiveRejection([.unsupportedFeature(entry: nil, reason: problem)])
+        }
         // Each field of the end record is the sentinel or the same value as the ZIP64 one.
         let agree =
             (disks.0 == 0xFFFF || disks.0 == 0) && (disks.1 == 0xFFFF || disks.1 == 0)
@@ -207,6 +212,9 @@ struct ZipLayout {
                 throw corrupt(nil, "central directory record \(index + 1) runs past the directory's end")
             }
             let name = displayName(reader, nameRange)
+            try checkFeatures(
+                version: reader.u16(cursor + 6), flags: reader.u16(cursor + 8), method: reader.u16(cursor + 10), entry: name,
+                in: "central directory")
             let header = Zip64.Values(
                 uncompressedSize: UInt64(reader.u32(cursor + 24)), compressedSize: UInt64(reader.u32(cursor + 20)),
                 localHeaderOffset: UInt64(reader.u32(cursor + 42)), disk: UInt64(reader.u16(cursor + 34)))
@@ -255,6 +263,7 @@ struct ZipLayout {
             }
             let flags = reader.u16(offset + 6)
             let method = reader.u16(offset + 8)
+            try checkFeatures(version: reader.u16(offset + 4), flags: flags, method: method, entry: name, in: "local file header")
             let nameLength = Int(reader.u16(offset + 26))
             let extraLength = Int(reader.u16(offset + 28))
             let localName = offset + localHeaderSize..<offset + localHeaderSize + nameLength
@@ -365,8 +374,11 @@ struct ZipLayout {
             case 0x7075:
                 // Info-ZIP Unicode Path: version 1, CRC-32 of the header name, then a UTF-8 name
                 // that readers supporting it show instead of the header's.
-                let unicodeName = data.lowerBound + 5..<data.upperBound
-                guard size >= 5, reader.byte(data.lowerBound) == 1, reader.bytesEqual(unicodeName, nameRange) else {
+                // (Shorter than its 5-byte head, it names nothing: checked before the name's range is
+                // made — FuzzZipArchive's unicode-path-extra-shorter-than-its-head.)
+                guard size >= 5, reader.byte(data.lowerBound) == 1,
+                    reader.bytesEqual(data.lowerBound + 5..<data.upperBound, nameRange)
+                else {
                     throw corrupt(entry, "the \(place)'s Unicode Path extra field names another file")
                 }
             default:
@@ -378,6 +390,21 @@ struct ZipLayout {
             throw corrupt(entry, "the \(place)'s \(field) is the ZIP64 sentinel, but there is no ZIP64 extra field")
         }
         return values
+    }
+
+    /// The version needed to extract and the flags ask only for what ``ZipFeatures`` implements.
+    /// A compression method other than stored and deflate is refused by name later
+    /// (`archive.unsupportedCompression`), and is what a higher version announces (bzip2 4.6,
+    /// LZMA 6.3), so the version is held to 4.5 for those two methods only.
+    private static func checkFeatures(
+        version: UInt16, flags: UInt16, method: UInt16, entry: String, in place: String
+    ) throws(ArchiveRejection) {
+        if let problem = ZipFeatures.flagProblem(flags, in: place) {
+            throw ArchiveRejection([.unsupportedFeature(entry: entry, reason: problem)])
+        }
+        if method == 0 || method == 8, let problem = ZipFeatures.versionProblem(version, in: place) {
+            throw ArchiveRejection([.unsupportedFeature(entry: entry, reason: problem)])
+        }
     }
 
     // MARK: - Helpers
