@@ -104,30 +104,12 @@ original = open(BASIC, "rb").read()
 # Valid: real writers that use data descriptors.
 write("valid/data-descriptors.order", build(files, descriptor="signed"))
 expect("valid/data-descriptors.order", "valid")
-stream = io.BytesIO()
 
 
-class Unseekable(io.RawIOBase):
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return stream.write(b)
-
-
-with zipfile.ZipFile(Unseekable(), "w", zipfile.ZIP_DEFLATED) as z:
-    for name, data in files:
-        info = zipfile.ZipInfo(name, date_time=(2026, 1, 15, 10, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with z.open(info, "w") as w:
-            w.write(data)
-write("valid/python-streamed.order", stream.getvalue())
-expect("valid/python-streamed.order", "valid")
-
-
-def python_zip64(streamed):
-    """Python's zipfile with force_zip64: ZIP64 extra fields in the local headers (sizes set to
-    0xFFFFFFFF), 32-bit values in the directory; streamed, 64-bit data descriptors."""
+def python_zip(streamed, zip64=False):
+    """Python's zipfile; streamed (to an unseekable file), with data descriptors; with zip64
+    (force_zip64), ZIP64 extra fields in the local headers (sizes set to 0xFFFFFFFF) and 32-bit
+    values in the directory, and 64-bit data descriptors when streamed."""
     out = io.BytesIO()
 
     class Unseekable(io.RawIOBase):
@@ -141,15 +123,19 @@ def python_zip64(streamed):
         for name, data in files:
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 15, 10, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            with z.open(info, "w", force_zip64=True) as w:
+            with z.open(info, "w", force_zip64=zip64) as w:
                 w.write(data)
     return out.getvalue()
 
 
+write("valid/python-streamed.order", python_zip(streamed=True))
+expect("valid/python-streamed.order", "valid")
+
+
 # Valid: ZIP64 as common writers emit it when forced (.NET does the same in its local headers).
-write("valid/python-zip64.order", python_zip64(streamed=False))
+write("valid/python-zip64.order", python_zip(streamed=False, zip64=True))
 expect("valid/python-zip64.order", "valid")
-write("valid/python-zip64-streamed.order", python_zip64(streamed=True))
+write("valid/python-zip64-streamed.order", python_zip(streamed=True, zip64=True))
 expect("valid/python-zip64-streamed.order", "valid")
 
 

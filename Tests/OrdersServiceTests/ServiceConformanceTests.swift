@@ -41,6 +41,42 @@ struct ServiceConformanceTests {
     }
 }
 
+@Suite("OrdersService in your own application")
+struct EmbeddingTests {
+    @Test("routes added through application(routes:) are served, beside the service's and behind its middleware")
+    func ownRoutes() async throws {
+        let fixture = try await ServiceFixture.make()
+        let app = fixture.service().application(
+            host: "127.0.0.1", port: 0,
+            routes: { router in
+                router.put("/internal/orders") { _, _ in Response(status: .accepted) }
+            })
+        try await app.test(.live) { client in
+            let own = try await client.executeRequest(uri: "/internal/orders", method: .put, headers: [:], body: nil)
+            #expect(own.status == .accepted, "the route added is the route served")
+            #expect(own.headers[try #require(HTTPField.Name("X-Request-Id"))] != nil, "behind the service's middleware")
+            let health = try await client.executeRequest(uri: "/health", method: .get, headers: [:], body: nil)
+            #expect(health.status == .ok, "and the service's routes are still there")
+        }
+    }
+
+    @Test("a router you build and give to addRoutes(to:) serves the service's routes and yours")
+    func addRoutesToYourRouter() async throws {
+        let fixture = try await ServiceFixture.make()
+        let router = Router(context: OrdersRequestContext.self, options: .autoGenerateHeadEndpoints)
+        fixture.service().addRoutes(to: router)
+        router.get("/internal/ping") { _, _ in "pong" }
+        let app = Application(
+            router: router, server: OrdersService.server(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let ping = try await client.executeRequest(uri: "/internal/ping", method: .get, headers: [:], body: nil)
+            #expect(ping.status == .ok && String(buffer: ping.body) == "pong")
+            let head = try await client.executeRequest(uri: "/health", method: .head, headers: [:], body: nil)
+            #expect(head.status == .ok)
+        }
+    }
+}
+
 @Suite("orders serve: starting")
 struct ServeStartTests {
     @Test("a port already in use is one line and exit 2, and the running server is untouched")
