@@ -1,5 +1,5 @@
-// The README's "As a library" block.
 // snippet.hide
+// The README's "As a library" block.
 import Foundation
 // snippet.show
 import WalletOrders

@@ -1,11 +1,12 @@
-// SavingAndCheckingOrders: saving, verifying alone, checking.
 // snippet.hide
+// SavingAndCheckingOrders: saving, verifying alone, checking.
 import Foundation
 import WalletOrders
 
 func log(_ code: String, _ path: String?, _ message: String) {}
 
 func save(wallet: WalletStore, archive: Data) async throws {
+    // snippet.show
     // snippet.save
     do {
         switch try await wallet.orders.saveOrder(signedArchive: archive) {
@@ -19,16 +20,20 @@ func save(wallet: WalletStore, archive: Data) async throws {
         log(error.code, error.path ?? "-", error.message)
     }
     // snippet.end
+    // snippet.hide
 }
 
 func verify(archive: Data) {
+    // snippet.show
     // snippet.verify
     let report = OrderVerifier().verify(archive)
     for issue in report.errors { print(issue.code.rawValue, issue.path ?? "-", issue.message) }
     // snippet.end
+    // snippet.hide
 }
 
 func check(wallet: WalletStore, timestampFromDevice: RFC3339Timestamp) async throws {
+    // snippet.show
     // snippet.check
     let id = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.shop", orderIdentifier: "ORDER-123")
     switch try await wallet.orders.containsOrder(matching: id, updatedAt: timestampFromDevice) {
@@ -38,4 +43,5 @@ func check(wallet: WalletStore, timestampFromDevice: RFC3339Timestamp) async thr
     case .notFound: break
     }
     // snippet.end
+    // snippet.hide
 }

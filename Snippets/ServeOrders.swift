@@ -1,6 +1,7 @@
-// EmbeddingInHummingbird: the whole service, and a route of your own beside it.
 // snippet.hide
+// EmbeddingInHummingbird: the whole service, and a route of your own beside it.
 import Foundation
+// snippet.show
 // snippet.service
 import Hummingbird
 import Logging
@@ -23,8 +24,10 @@ func serve() async throws {
         routes: { router in addShopRoutes(to: router, wallet: wallet) })  // served beside the service's
     try await app.runService()  // SIGTERM and SIGINT drain in-flight requests
     // snippet.end
+    // snippet.hide
 }
 
+// snippet.show
 // snippet.route
 func addShopRoutes(to router: Router<OrdersRequestContext>, wallet: WalletStore) {
     router.put("/internal/orders") { request, context -> Response in
@@ -44,10 +47,12 @@ func addShopRoutes(to router: Router<OrdersRequestContext>, wallet: WalletStore)
 
 // snippet.hide
 func ownApplication(service: OrdersService) -> some ApplicationProtocol {
+    // snippet.show
     // snippet.own
     let router = Router(context: OrdersRequestContext.self, options: .autoGenerateHeadEndpoints)
     service.addRoutes(to: router)  // the service's routes and middleware: serve this router
     router.get("/internal/ping") { _, _ in "pong" }
     return Application(router: router, server: OrdersService.server())
     // snippet.end
+    // snippet.hide
 }

@@ -41,12 +41,14 @@ struct DocumentationSnippetsTests {
         return blocks
     }
 
-    /// The lines a snippet shows, by slice (`""` for the whole file): outside `snippet.hide`
-    /// regions, without the marker comments.
+    /// The lines a snippet shows, by slice (`""` for the whole file), as swift-docc-plugin's
+    /// SnippetParser reads them: lines outside `snippet.hide` regions, without the markers; a
+    /// slice (`// snippet.NAME`) starts only where lines are shown, ends at `// snippet.end` or
+    /// at the next slice, and leaves the visibility as it was.
     static func shownLines(_ text: String) -> [String: [String]] {
         var slices: [String: [String]] = ["": []]
         var hidden = false
-        var open: [String] = []
+        var open: String?
         for line in text.components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("// snippet.") {
@@ -54,17 +56,16 @@ struct DocumentationSnippetsTests {
                 switch name {
                 case "hide": hidden = true
                 case "show": hidden = false
-                case "end": open.removeAll()
+                case "end": open = nil
                 default:
-                    hidden = false
-                    open.append(name)
-                    slices[name] = []
+                    open = hidden ? open : name
+                    if !hidden { slices[name] = [] }
                 }
                 continue
             }
             guard !hidden else { continue }
             slices[""]?.append(line)
-            for name in open { slices[name]?.append(line) }
+            if let open { slices[open]?.append(line) }
         }
         return slices
     }

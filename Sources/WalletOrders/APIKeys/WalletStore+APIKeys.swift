@@ -36,8 +36,8 @@ extension WalletStore {
     /// the whole key (`wok_<identifier>_<secret>`, whose secret must then be the key's).
     /// Nothing said about it — the result, an error — holds any part of a secret.
     ///
-    /// - Throws: ``WalletCore/APIKeyError/unknownKey(_:)`` when there is no such key (naming the
-    ///   identifier only), ``WalletCore/APIKeyError/secretMismatch(_:)`` for a whole key whose
+    /// - Throws: `APIKeyError.unknownKey` when there is no such key (naming the
+    ///   identifier only), `APIKeyError.secretMismatch` for a whole key whose
     ///   secret is not the stored one.
     public func revokeAPIKey(_ keyOrIdentifier: String) async throws -> RevokedAPIKey {
         let reference = APIKeyReference(keyOrIdentifier)
@@ -55,7 +55,7 @@ extension WalletStore {
 
     /// The key a presented token belongs to, or nil when the token is malformed, unknown, wrong
     /// or revoked. A well-formed token costs the same whether its identifier exists or not: the
-    /// secret's digest is read alone (``WalletCore/APIKeyRepository/secretDigest(identifier:)``),
+    /// secret's digest is read alone (`APIKeyRepository.secretDigest(identifier:)`),
     /// the presented secret is hashed and compared in constant time against it or, for an
     /// unknown identifier, against a placeholder; only a right secret reads the key itself.
     public func authenticateAPIKey(_ token: String) async throws -> APIKey? {

@@ -63,7 +63,7 @@ public struct OrderWebService: Sendable {
     ///
     /// - Throws: ``WebServiceError/invalidDeviceIdentifier`` and ``WebServiceError/invalidPushToken``
     ///   before anything is read; ``WebServiceError/unauthorized`` as for ``order(_:authenticationToken:includingArchive:)``;
-    ///   ``OrderStorage/OrderStoreError/registrationLimit(_:)`` when a new registration would pass
+    ///   `OrderStoreError.registrationLimit` when a new registration would pass
     ///   ``WalletConfiguration/registrationLimits``.
     public func register(
         deviceIdentifier: String, pushToken: String, for identifier: FullyQualifiedOrderIdentifier,
