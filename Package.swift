@@ -236,7 +236,7 @@ let package = Package(
         // The documentation's Swift blocks are snippets (compiled) or the example's manifest.
         .testTarget(name: "DocumentationTests"),
         // Fuzz findings in the request parsers replayed as tests (FuzzTesting/Regressions).
-        .testTarget(name: "OrdersWebProtocolTests", dependencies: ["OrdersWebProtocol"]),
+        .testTarget(name: "OrdersWebProtocolTests", dependencies: ["OrdersWebProtocol", "WalletPrimitives"]),
         .testTarget(
             name: "OrdersCLITests",
             dependencies: [

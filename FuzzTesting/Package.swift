@@ -18,7 +18,7 @@ let package = Package(
         fuzzer("FuzzSignature", ["OrderPackage"]),
         fuzzer("FuzzOrderVerifier", ["OrderPackage"]),
         fuzzer("FuzzFinanceFeed", ["FinanceData"]),
-        fuzzer("FuzzServiceRequest", ["OrdersWebProtocol", "OrderStorage"]),
+        fuzzer("FuzzServiceRequest", ["OrdersWebProtocol", "OrderStorage", "WalletPrimitives"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,8 +47,9 @@ public enum DeviceLogEntries {
                 text += quoted
                 continue
             }
+            // This entry is cut (ending in "…", 3 bytes) or left out; the note counts it.
             let cut = " … (\(later + 1) more not written)"
-            let room = maximumLength - text.utf8.count - cut.utf8.count
+            let room = maximumLength - text.utf8.count - cut.utf8.count - "…".utf8.count
             var piece = Array(quoted.utf8.prefix(max(0, room)))
             while !piece.isEmpty, String(validating: piece, as: UTF8.self) == nil { piece.removeLast() }
             return text + String(decoding: piece, as: UTF8.self) + (piece.isEmpty ? "" : "…") + cut

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import OrderStorage
 import OrdersWebProtocol
+import WalletPrimitives
 
 // What `orders serve` reads from a request before any store access: the first byte picks the
 // parser, the rest is its input — Authorization (AppleOrder / Bearer), If-Modified-Since,
@@ -39,10 +40,15 @@ func fuzzServiceRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             FuzzInput.check(!token.isEmpty && token.utf8.count <= PushTokenBody.maximumLength, "token out of bounds")
         }
     case 5:
-        _ = try? DeviceLogEntries.parse(Data(body))
+        if let entries = try? DeviceLogEntries.parse(Data(body)) {
+            let summary = DeviceLogEntries.summary(of: entries, maximumLength: 2048)
+            FuzzInput.check(summary.utf8.count <= 2048, "a device log line of \(summary.utf8.count) bytes")
+        }
     default:
         if let identifier = try? PathIdentifier.decoded(text, name: "orderIdentifier") {
             FuzzInput.check(!identifier.isEmpty, "an empty identifier")
+            FuzzInput.check(
+                !identifier.unicodeScalars.contains(where: MessageText.isControl), "a control character in an identifier")
         }
     }
     return 0
