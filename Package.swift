@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "WalletSQLiteTests",
             dependencies: [
-                "WalletSQLite", "WalletOrders", "StorageContract", "TestArchiveTable",
+                "WalletSQLite", "WalletStorage", "WalletOrders", "StorageContract", "TestArchiveTable",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // What only the PostgreSQL backend has: its URL, dialect, migrations and connection errors.

@@ -43,25 +43,22 @@ public final class PostgresBackend: StorageBackend {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     let executor: PostgresExecutor
-    public let access: any AccessRepository
-    public let orders: any OrderRepository
-    public let finance: any FinanceDataRepository
-    public let registrations: any RegistrationRepository
-    public let pushOutbox: any PushOutbox
-    public let apiKeys: any APIKeyRepository
+    let repositories: SQLRepositories
+
+    public var access: any AccessRepository { repositories.access }
+    public var orders: any OrderRepository { repositories.orders }
+    public var finance: any FinanceDataRepository { repositories.finance }
+    public var registrations: any RegistrationRepository { repositories.registrations }
+    public var pushOutbox: any PushOutbox { repositories.pushOutbox }
+    public var apiKeys: any APIKeyRepository { repositories.apiKeys }
     public var location: String { url.redacted }
 
     private init(url: PostgresDatabaseURL, client: PostgresClient, running: Task<Void, Never>, logger: Logger) {
         self.url = url
         self.client = client
         self.running = running
-        executor = PostgresExecutor(client: client, connection: nil, logger: logger, location: url.redacted)
-        access = PostgresAccessRepository(executor: executor)
-        orders = PostgresOrderRepository(executor: executor)
-        finance = PostgresFinanceDataRepository(executor: executor)
-        registrations = PostgresRegistrationRepository(executor: executor)
-        pushOutbox = PostgresPushOutbox(executor: executor)
-        apiKeys = PostgresAPIKeyRepository(executor: executor)
+        executor = PostgresExecutor(client: client, logger: logger, location: url.redacted)
+        repositories = SQLRepositories(executor: executor)
     }
 
     /// Connects to the database at `url` and migrates it (see ``Options``).
@@ -106,10 +103,7 @@ public final class PostgresBackend: StorageBackend {
     }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
-        let executor = self.executor
-        return try await executor.transaction("BEGIN") { connection, _ in
-            try await body(Self.transaction(on: executor.transactional(on: connection)))
-        }
+        try await SQLRepositories.transaction(on: executor, body)
     }
 
     public func close() async throws {
@@ -165,15 +159,5 @@ extension PostgresDatabaseURL {
             return PostgresClient.Configuration(
                 host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
-    }
-}
-
-extension PostgresBackend {
-    /// The repositories inside one unit of work: on its connection, in its open transaction.
-    static func transaction(on executor: PostgresExecutor) -> BoundTransaction {
-        BoundTransaction(
-            access: PostgresAccessRepository(executor: executor), orders: PostgresOrderRepository(executor: executor),
-            finance: PostgresFinanceDataRepository(executor: executor),
-            registrations: PostgresRegistrationRepository(executor: executor))
     }
 }

@@ -40,19 +40,14 @@ public final class SQLiteBackend: StorageBackend {
     public let path: String
     let pool: DatabasePool
     let executor: SQLiteExecutor
-    let accessRepository: SQLiteAccessRepository
-    let orderRepository: SQLiteOrderRepository
-    let financeRepository: SQLiteFinanceDataRepository
-    let registrationRepository: SQLiteRegistrationRepository
-    let outbox: SQLitePushOutbox
-    let apiKeyRepository: SQLiteAPIKeyRepository
+    let repositories: SQLRepositories
 
-    public var access: any AccessRepository { accessRepository }
-    public var orders: any OrderRepository { orderRepository }
-    public var finance: any FinanceDataRepository { financeRepository }
-    public var registrations: any RegistrationRepository { registrationRepository }
-    public var pushOutbox: any PushOutbox { outbox }
-    public var apiKeys: any APIKeyRepository { apiKeyRepository }
+    public var access: any AccessRepository { repositories.access }
+    public var orders: any OrderRepository { repositories.orders }
+    public var finance: any FinanceDataRepository { repositories.finance }
+    public var registrations: any RegistrationRepository { repositories.registrations }
+    public var pushOutbox: any PushOutbox { repositories.pushOutbox }
+    public var apiKeys: any APIKeyRepository { repositories.apiKeys }
     public var location: String { path }
 
     /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
@@ -66,34 +61,12 @@ public final class SQLiteBackend: StorageBackend {
     init(pool: DatabasePool, path: String) {
         self.pool = pool
         self.path = path
-        executor = SQLiteExecutor(pool: pool, gate: WriteGate(), inTransaction: false)
-        accessRepository = SQLiteAccessRepository(executor: executor)
-        orderRepository = SQLiteOrderRepository(executor: executor)
-        financeRepository = SQLiteFinanceDataRepository(executor: executor)
-        registrationRepository = SQLiteRegistrationRepository(executor: executor)
-        outbox = SQLitePushOutbox(executor: executor)
-        apiKeyRepository = SQLiteAPIKeyRepository(executor: executor)
+        executor = SQLiteExecutor(pool: pool, gate: WriteGate())
+        repositories = SQLRepositories(executor: executor)
     }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
-        let pool = self.pool
-        let transaction = Self.transaction(on: executor.transactional)
-        return try await executor.gate.run {
-            do {
-                try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
-            } catch {
-                throw StorageError(sqlite: error, path: pool.path)
-            }
-            do {
-                let result = try await body(transaction)
-                try await pool.writeWithoutTransaction { db in try db.commit() }
-                return result
-            } catch {
-                try? await pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
-                // The body's own errors are the caller's; only the database's are translated.
-                throw error is DatabaseError ? StorageError(sqlite: error, path: pool.path) : error
-            }
-        }
+        try await SQLRepositories.transaction(on: executor, body)
     }
 
     public func close() async throws {
@@ -136,15 +109,5 @@ public final class SQLiteBackend: StorageBackend {
     /// What the owner of a damaged store should do.
     public static func corruptionAdvice(path: String?) -> String {
         StoreDatabase.corruptionAdvice(path: path)
-    }
-}
-
-extension SQLiteBackend {
-    /// The repositories inside one unit of work: on its connection, in its open transaction.
-    static func transaction(on executor: SQLiteExecutor) -> BoundTransaction {
-        BoundTransaction(
-            access: SQLiteAccessRepository(executor: executor), orders: SQLiteOrderRepository(executor: executor),
-            finance: SQLiteFinanceDataRepository(executor: executor),
-            registrations: SQLiteRegistrationRepository(executor: executor))
     }
 }

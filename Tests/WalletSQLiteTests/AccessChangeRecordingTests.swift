@@ -4,6 +4,7 @@ import StorageContract
 import Synchronization
 import Testing
 import WalletOrders
+import WalletStorage
 
 @testable import WalletSQLite
 
@@ -19,9 +20,9 @@ struct AccessChangeRecordingTests {
     static let checking = UUID(uuidString: "6F2A3C8E-1B4D-4E5F-9A7B-0C1D2E3F4A5B") ?? UUID()
     static let card = UUID(uuidString: "9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A") ?? UUID()
 
-    static func repository(failing: Bool, recorded: Recorded = Recorded()) throws -> SQLiteAccessRepository {
+    static func repository(failing: Bool, recorded: Recorded = Recorded()) throws -> SQLAccessRepository {
         let backend = try SQLiteFixtures.backend()
-        return SQLiteAccessRepository(executor: backend.executor) { change, _ in
+        return SQLAccessRepository(executor: backend.executor) { change, _ in
             if failing { throw RecorderFailed() }
             recorded.changes.withLock { $0.append(change) }
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import WalletCore
 import WalletPrimitives
 import WalletStorage
 
@@ -42,18 +43,44 @@ extension PostgresConnection {
     }
 }
 
-/// Rows read by column index, here and by ``WalletStorage/FinanceRows``.
-extension PostgresRandomAccessRow: FinanceRowReading {
+/// ``WalletStorage/SQLConnection`` on one leased connection. The server's errors become
+/// ``WalletCore/StorageError`` naming the SQLSTATE, which the executor's retry reads.
+struct PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// Where the database is, for messages.
+    let location: String
+
+    func fetch<T>(
+        _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
+    ) async throws -> [T] {
+        var results: [T] = []
+        do {
+            for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
+                results.append(try decode(row.makeRandomAccess()))
+            }
+        } catch  where error is PSQLError || error is PostgresDecodingError {
+            throw StorageError(postgres: error, location: location)
+        }
+        return results
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
+        do {
+            try await connection.run(sql, arguments, logger: logger)
+        } catch  where error is PSQLError {
+            throw StorageError(postgres: error, location: location)
+        }
+    }
+}
+
+/// Rows read by column index, as every repository reads them.
+extension PostgresRandomAccessRow: SQLRow {
     package func text(_ index: Int) throws -> String { try self[index].decode(String.self) }
     package func optionalText(_ index: Int) throws -> String? { try self[index].decode(String?.self) }
     package func integer(_ index: Int) throws -> Int64 { try self[index].decode(Int64.self) }
     package func optionalInteger(_ index: Int) throws -> Int64? { try self[index].decode(Int64?.self) }
-    func bytes(_ index: Int) throws -> Data { try self[index].decode(Data.self) }
-    func optionalBytes(_ index: Int) throws -> Data? { try self[index].decode(Data?.self) }
-    func bool(_ index: Int) throws -> Bool { try self[index].decode(Bool.self) }
-}
-
-extension Optional where Wrapped == Date {
-    /// A nullable instant as its SQL argument.
-    var microseconds: SQLValue { map { .integer(Microseconds.since1970($0)) } ?? .null }
+    package func bytes(_ index: Int) throws -> Data { try self[index].decode(Data.self) }
+    package func optionalBytes(_ index: Int) throws -> Data? { try self[index].decode(Data?.self) }
+    package func bool(_ index: Int) throws -> Bool { try self[index].decode(Bool.self) }
 }

@@ -2,7 +2,8 @@ import WalletStorage
 
 /// PostgreSQL's SQL: `$n` placeholders, `IS NOT DISTINCT FROM`, `TRUE`/`FALSE`, no planner hints,
 /// NULL ordering always written out (PostgreSQL sorts NULLs last ascending, the opposite of
-/// SQLite and of Swift), `LIMIT NULL` for no limit.
+/// SQLite and of Swift), `LIMIT NULL` for no limit, and row locks: several processes write at
+/// once, so what a unit of work decides on, it locks.
 struct PostgresDialect: SQLDialect {
     func placeholder(_ position: Int) -> String { "$\(position)" }
     func nullSafeEqual(_ lhs: String, _ rhs: String) -> String { "\(lhs) IS NOT DISTINCT FROM \(rhs)" }
@@ -15,9 +16,72 @@ struct PostgresDialect: SQLDialect {
     }
 
     var unlimited: SQLValue { .null }
+    func byteLength(_ column: String) -> String { "octet_length(\(column))" }
+    var lockingRead: String { "FOR UPDATE" }
+    var sharingRead: String { "FOR SHARE" }
+    var lockingReadSkippingLocked: String { "FOR UPDATE SKIP LOCKED" }
+
+    /// Each record's `sequence` is taken from the one-row `financeChangeSequence` in the statement
+    /// that inserts it; the row lock that takes lasts until the transaction ends, so a second
+    /// writer's records get their numbers only after the first writer's are committed, and a
+    /// reader that sees number n sees every number below it (a sequence would not: numbers are
+    /// taken at insert, committed in any order).
+    var appendFinanceChange: String {
+        """
+        WITH next AS (UPDATE financeChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
+        INSERT INTO financeChanges (sequence, stream, entityID, kind, client, recordedAt)
+        SELECT value, $1, $2, $3, $4, $5 FROM next
+        """
+    }
+
+    var orderVersionWrites: any OrderVersionWrites { PostgresOrderVersionWrites() }
 }
 
 extension SQLRenderer {
     /// A renderer for PostgreSQL.
     static var postgres: SQLRenderer { SQLRenderer(dialect: PostgresDialect()) }
+}
+
+/// The versions of a save in PostgreSQL, where several processes save versions of one order at
+/// once: each write is **one statement** that holds only if the stored version is still the one
+/// the save read. A new order is inserted `ON CONFLICT DO NOTHING`; a replacement locks the row
+/// `FOR UPDATE` where its digest is still the one read (PostgreSQL re-checks that against a
+/// concurrent commit), and moves it to the history, writes the pushes owed, takes the change
+/// number and updates the row, all in that statement. Outside a unit of work each statement is
+/// its own transaction, so the change number's row lock is never held across a round trip.
+struct PostgresOrderVersionWrites: OrderVersionWrites {
+    func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
+        // The number a losing insert took is left unused: tags may skip numbers, never changes.
+        try await connection.returnsRow(Self.insertSQL, version)
+    }
+
+    func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
+        try await connection.returnsRow(Self.replaceSQL, version + [.text(expectedDigest)])
+    }
+
+    private static let insertSQL = """
+        WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
+        INSERT INTO orders (\(OrderColumns.version), changeSequence)
+        SELECT \(OrderColumns.placeholders(1...14)), value FROM next
+        ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
+        """
+
+    /// $1…$14: the new version, $13 its `addedAt` (the old one's `replacedAt`), $15 the digest
+    /// the decision was made against.
+    private static let replaceSQL = """
+        WITH old AS (
+            SELECT id, \(OrderColumns.version) FROM orders
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $15 FOR UPDATE),
+        history AS (
+            INSERT INTO orderVersions (\(OrderColumns.version), replacedAt) SELECT \(OrderColumns.version), $13 FROM old),
+        pushes AS (
+            INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
+            SELECT r.pushToken, r.orderTypeIdentifier, r.orderIdentifier, r.deviceIdentifier, $13, $13
+            FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2),
+        next AS (
+            UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
+        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(OrderColumns.placeholders(1...14)), next.value)
+        FROM old, next WHERE orders.id = old.id
+        RETURNING 1
+        """
 }

@@ -3,50 +3,42 @@ import Logging
 import PostgresNIO
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
-/// How a repository reaches the database: on a connection leased from the pool for one read or
-/// one write transaction, or — inside a unit of work — on that unit's connection, whose
-/// transaction is already open.
-///
-/// A write outside a unit of work is a transaction of its own, run again from the start when the
-/// server reports a serialization failure or a deadlock (SQLSTATE 40001, 40P01): up to
+/// ``WalletStorage/SQLExecutor`` over a pool of connections: a read on a leased connection; a
+/// unit of work as a READ COMMITTED transaction on one, run again from the start when the server
+/// reports a serialization failure or a deadlock (SQLSTATE 40001, 40P01): up to
 /// ``maximumAttempts`` times with jittered exponential backoff, then `store.unavailable`. Bodies
-/// must therefore be safe to run twice: they only talk to the database.
-struct PostgresExecutor: Sendable {
+/// must therefore be safe to run twice: they only talk to the database. Bodies that decide on
+/// what they read lock it (``PostgresDialect/lockingRead``) or write conditionally.
+struct PostgresExecutor: SQLExecutor {
     static let maximumAttempts = 5
 
     let client: PostgresClient
-    /// The unit of work's connection; nil outside one.
-    let connection: PostgresConnection?
     let logger: Logger
     /// Where the database is, for messages.
     let location: String
 
-    /// A read. `consistent`: the body runs several statements that must see one snapshot, so they
-    /// run in a read-only REPEATABLE READ transaction; a single statement sees one by itself.
-    func read<T: Sendable>(
-        consistent: Bool = false, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
-    ) async throws -> T {
-        if let connection { return try await translating { try await body(connection, logger) } }
-        guard consistent else {
-            return try await translating { try await client.withConnection { try await body($0, logger) } }
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await translating { try await client.withConnection { try await body(connection($0)) } }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await transaction("BEGIN") { connection, logger in
+            try await body(PostgresSQLConnection(connection: connection, logger: logger, location: location))
         }
-        return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    /// A write: in its own READ COMMITTED transaction (retried as above), or in the open one.
-    /// Bodies that decide on what they read lock it (`FOR UPDATE`) or write conditionally.
-    func write<T: Sendable>(_ body: @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        if let connection { return try await translating { try await body(connection, logger) } }
-        return try await transaction("BEGIN", body)
+    /// Each statement its own transaction (autocommit): no lock is held across a round trip to
+    /// this process.
+    func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await retrying { try await client.withConnection { try await body(connection($0)) } }
     }
 
-    /// Statements each of which is its own transaction (autocommit), or, inside a unit of work, on
-    /// its connection. For bodies whose every statement is correct alone (a compare-and-swap): no
-    /// lock is then held across a round trip to this process.
-    func statements<T: Sendable>(_ body: @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        if let connection { return try await translating { try await body(connection, logger) } }
-        return try await retrying { try await client.withConnection { try await body($0, logger) } }
+    private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
+        PostgresSQLConnection(connection: connection, logger: logger, location: location)
     }
 
     /// `body` in a transaction on a leased connection, retried on serialization failures.
@@ -101,10 +93,5 @@ struct PostgresExecutor: Sendable {
     /// unit of work's body's, cancellation) passes as it is.
     func translated(_ error: any Error) -> any Error {
         error is PSQLError || error is PostgresDecodingError ? StorageError(postgres: error, location: location) : error
-    }
-
-    /// The same database, as seen inside a unit of work on `connection`.
-    func transactional(on connection: PostgresConnection) -> PostgresExecutor {
-        PostgresExecutor(client: client, connection: connection, logger: logger, location: location)
     }
 }

@@ -17,8 +17,3 @@ extension StatementArguments {
             })
     }
 }
-
-extension SQLRenderer {
-    /// A renderer for SQLite.
-    static var sqlite: SQLRenderer { SQLRenderer(dialect: SQLiteDialect()) }
-}

@@ -2,7 +2,9 @@ import WalletCore
 import WalletStorage
 
 /// SQLite's SQL: `?` placeholders, `IS` for NULL-safe equality, `1`/`0`, `+column` to keep the
-/// planner off an index, NULLs first ascending (Swift's order, so no clause is written), `LIMIT -1`.
+/// planner off an index, NULLs first ascending (Swift's order, so no clause is written), `LIMIT -1`,
+/// no row locks (a unit of work holds the whole database from `BEGIN IMMEDIATE`), and what
+/// only SQLite needs: index hints, the planner's statistics, giving back free pages.
 struct SQLiteDialect: SQLDialect {
     func placeholder(_ position: Int) -> String { "?" }
     func nullSafeEqual(_ lhs: String, _ rhs: String) -> String { "\(lhs) IS \(rhs)" }
@@ -18,4 +20,84 @@ struct SQLiteDialect: SQLDialect {
     }
 
     var unlimited: SQLValue { .integer(-1) }
+    func byteLength(_ column: String) -> String { "length(\(column))" }
+    var lockingRead: String { "" }
+    var sharingRead: String { "" }
+    var lockingReadSkippingLocked: String { "" }
+
+    /// Without the archive, SQLite reads the covering index and never the blob's overflow pages;
+    /// with it, the primary key. Named, so the plan is the same whether the order exists (the
+    /// timing of a served-order lookup must not tell).
+    func servedOrderIndex(includingArchive: Bool) -> String {
+        "INDEXED BY \(includingArchive ? "sqlite_autoindex_orders_1" : "orders_served")"
+    }
+
+    /// The log's `sequence` is an `AUTOINCREMENT` key: one writer at a time, so numbers are
+    /// taken in commit order.
+    var appendFinanceChange: String {
+        "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES ($1, $2, $3, $4, $5)"
+    }
+
+    var orderVersionWrites: any OrderVersionWrites { SQLiteOrderVersionWrites() }
+
+    func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws {
+        try (connection as? SQLiteConnection)?.onDatabase { db in try PlannerStatistics.record(changes: rows, in: db) }
+    }
+
+    func didRemoveOrder(on connection: any SQLConnection) async throws {
+        try (connection as? SQLiteConnection)?.onDatabase(FreePages.release)
+    }
+
+    /// `$1` → `?1`: the repositories write PostgreSQL's numbered placeholders, which SQLite reads
+    /// as named ones numbered by first appearance; `?NNN` keeps the number.
+    static func numbered(_ sql: String) -> String {
+        guard sql.utf8.contains(UInt8(ascii: "$")) else { return sql }
+        var bytes = Array(sql.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "$") {
+            if index + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) {
+                bytes[index] = UInt8(ascii: "?")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The versions of a save in SQLite: the unit of work holds the database from the read the
+/// save decided on, so each write holds by itself and is a few plain statements (SQLite has no
+/// data-modifying `WITH`).
+struct SQLiteOrderVersionWrites: OrderVersionWrites {
+    func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
+        let sequence = try await nextChangeSequence(on: connection)
+        try await connection.execute(
+            "INSERT INTO orders (\(OrderColumns.version), changeSequence) VALUES (\(OrderColumns.placeholders(1...15)))",
+            version + [.integer(sequence)])
+        return true
+    }
+
+    func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
+        try await connection.execute(
+            """
+            INSERT INTO orderVersions (\(OrderColumns.version), replacedAt)
+            SELECT \(OrderColumns.version), $3 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """, Array(version[0...1]) + [version[12]])
+        let sequence = try await nextChangeSequence(on: connection)
+        try await connection.execute(
+            """
+            UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(OrderColumns.placeholders(1...15)))
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """, version + [.integer(sequence)])
+        // Every device registered for the order is owed a push, committed with the version.
+        try await connection.execute(
+            """
+            INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
+            SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """, Array(version[0...1]) + [version[12]])
+        return true
+    }
+
+    /// The next value of the store-wide change sequence (see `WebServiceTables`).
+    private func nextChangeSequence(on connection: any SQLConnection) async throws -> Int64 {
+        try await connection.integer("UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
+    }
 }

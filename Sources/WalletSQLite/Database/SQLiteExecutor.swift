@@ -1,54 +1,119 @@
 import Foundation
 import GRDB
 import WalletCore
-import WalletPrimitives
+import WalletStorage
 
-/// How a repository reaches the database: on its own (reads on the calling thread from a reader
-/// connection, writes through the backend's ``WriteGate`` in their own transaction), or inside a
-/// unit of work (everything on the writer connection, whose transaction is already open and whose
-/// gate is already held).
-struct SQLiteExecutor: Sendable {
+/// ``WalletStorage/SQLExecutor`` over the store's `DatabasePool`.
+///
+/// A read runs each statement on a reader connection, on the calling thread: in WAL mode a
+/// reader never waits for a writer, and a lone SELECT runs in an implicit transaction of its own
+/// (no BEGIN and COMMIT around it), so a point lookup costs a few microseconds where an async
+/// hop onto GRDB's queue would cost far more (Benchmarks).
+///
+/// A unit of work takes the backend's ``WriteGate``, begins `IMMEDIATE` on the pool's writer
+/// connection (waiting there, off the calling thread, for another process's write to end), then
+/// runs each statement on that connection, whose transaction stays open between them — GRDB's
+/// `allowsUnsafeTransactions`, safe because the gate keeps every other write of this process
+/// out until COMMIT or ROLLBACK. This is how repositories written once with `await`ed
+/// statements (``WalletStorage/SQLRepositories``) run on GRDB, whose own transactions are
+/// synchronous closures (docs/design.md, "Storage written once").
+struct SQLiteExecutor: SQLExecutor {
     let pool: DatabasePool
     let gate: WriteGate
-    let inTransaction: Bool
 
-    /// A read. Outside a unit of work it runs on the calling thread: in WAL mode a reader never
-    /// waits for a writer, and GRDB runs an uncontended read on the caller's thread, so a point
-    /// lookup costs ~30 µs where an async hop costs ~200 µs more (measured). Inside, it reads on
-    /// the writer connection, to see the unit's own writes.
-    ///
-    /// Errors of the library (thrown by `body`) pass through; database errors become
-    /// ``WalletCore/StorageError`` (`store.corrupt` for a damaged file).
-    ///
-    /// `singleStatement`: `body` runs exactly one statement. SQLite runs a lone SELECT in an
-    /// implicit transaction of its own, so it reads one snapshot without GRDB's BEGIN and COMMIT
-    /// around it — a third of a point lookup's cost, on the service's request path.
-    func read<T>(singleStatement: Bool = false, _ body: (Database) throws -> T) throws -> T {
-        do {
-            if inTransaction { return try pool.writeWithoutTransaction(body) }
-            return singleStatement ? try pool.unsafeRead(body) : try pool.read(body)
-        } catch {
-            throw translated(error)
+    var dialect: any SQLDialect { SQLiteDialect() }
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await body(SQLiteConnection(pool: pool, onWriter: false))
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let pool = self.pool
+        return try await gate.run {
+            do {
+                try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+            } catch {
+                throw StorageError(sqlite: error, path: pool.path)
+            }
+            let connection = SQLiteConnection(pool: pool, onWriter: true)
+            do {
+                let result = try await body(connection)
+                try connection.end(commit: true)
+                return result
+            } catch {
+                try? connection.end(commit: false)
+                throw error
+            }
         }
     }
 
-    /// A write, in a transaction of its own or in the open one.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            if inTransaction { return try await pool.writeWithoutTransaction(body) }
-            let pool = self.pool
-            return try await gate.run { try await pool.write(body) }
-        } catch {
-            throw translated(error)
+    /// One writer at a time already makes every read-decide-write of a unit hold.
+    func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await write(body)
+    }
+}
+
+/// ``WalletStorage/SQLConnection`` on the pool: each statement on a reader connection, or on the
+/// writer inside the unit of work that made it. Database errors become
+/// ``WalletCore/StorageError`` (`store.corrupt` for a damaged file); others pass.
+struct SQLiteConnection: SQLConnection {
+    let pool: DatabasePool
+    let onWriter: Bool
+
+    func fetch<T>(
+        _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
+    ) async throws -> [T] {
+        try run(sql, reusable: reusable) { statement in
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            var results: [T] = []
+            while let row = try cursor.next() { results.append(try decode(row)) }
+            return results
         }
     }
 
-    private func translated(_ error: any Error) -> any Error {
-        error is any WalletError || error is CancellationError ? error : StorageError(sqlite: error, path: pool.path)
+    func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
+        try run(sql, reusable: reusable) { statement in try statement.execute(arguments: StatementArguments(arguments)) }
     }
 
-    /// The same connection, as seen inside a unit of work.
-    var transactional: SQLiteExecutor {
-        SQLiteExecutor(pool: pool, gate: gate, inTransaction: true)
+    /// Ends the unit of work on the writer.
+    func end(commit: Bool) throws {
+        do {
+            try pool.writeWithoutTransaction { db in
+                if commit {
+                    try db.commit()
+                } else if db.isInsideTransaction {
+                    try db.rollback()
+                }
+            }
+        } catch {
+            throw StorageError(sqlite: error, path: pool.path)
+        }
     }
+
+    /// `body` on the connection itself: SQLite's own housekeeping (``SQLiteDialect``), inside the
+    /// unit of work.
+    func onDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return onWriter ? try pool.writeWithoutTransaction(body) : try pool.unsafeRead(body)
+        } catch let error as DatabaseError {
+            throw StorageError(sqlite: error, path: pool.path)
+        }
+    }
+
+    /// Synchronous on purpose: the statement runs on this thread (see ``SQLiteExecutor``).
+    private func run<T>(_ sql: String, reusable: Bool, _ body: (Statement) throws -> T) throws -> T {
+        let sql = SQLiteDialect.numbered(sql)
+        return try onDatabase { db in try body(reusable ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)) }
+    }
+}
+
+/// GRDB's rows, read by column index as every repository reads them.
+extension Row: SQLRow {
+    package func text(_ index: Int) throws -> String { try decode(String.self, atIndex: index) }
+    package func optionalText(_ index: Int) throws -> String? { try decode(String?.self, atIndex: index) }
+    package func integer(_ index: Int) throws -> Int64 { try decode(Int64.self, atIndex: index) }
+    package func optionalInteger(_ index: Int) throws -> Int64? { try decode(Int64?.self, atIndex: index) }
+    package func bytes(_ index: Int) throws -> Data { try decode(Data.self, atIndex: index) }
+    package func optionalBytes(_ index: Int) throws -> Data? { try decode(Data?.self, atIndex: index) }
+    package func bool(_ index: Int) throws -> Bool { try decode(Bool.self, atIndex: index) }
 }

@@ -3,15 +3,6 @@ import Foundation
 import WalletCore
 import WalletPrimitives
 
-/// A result row as ``FinanceRows`` reads it, by column index: each SQL backend's row type
-/// conforms, so every backend stores and reads financial data identically.
-package protocol FinanceRowReading {
-    func text(_ index: Int) throws -> String
-    func optionalText(_ index: Int) throws -> String?
-    func integer(_ index: Int) throws -> Int64
-    func optionalInteger(_ index: Int) throws -> Int64?
-}
-
 /// Models ⇄ rows, for every SQL backend. Dates go through ``WalletPrimitives/Microseconds``;
 /// amounts are exact decimal text; strings that queries compare have an NFC-normalized `…Key`
 /// column; accounts and balances are stored whole as a JSON `record` beside those columns.
@@ -43,7 +34,7 @@ package enum FinanceRows {
     }
 
     /// A transaction from a row of ``transactionColumns``.
-    package static func transaction<Row: FinanceRowReading>(_ row: Row) throws -> Transaction {
+    package static func transaction(_ row: any SQLRow) throws -> Transaction {
         func decimal(_ index: Int) throws -> Decimal? {
             guard let text = try row.optionalText(index) else { return nil }
             guard let value = Decimal(exactLiteral: text) else { throw CorruptRow(column: index, value: text) }

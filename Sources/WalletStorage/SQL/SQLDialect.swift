@@ -1,4 +1,6 @@
-/// How one SQL dialect writes what differs between databases; ``SQLRenderer`` writes the rest.
+/// How one backend writes what differs between databases; ``SQLRenderer`` and the repositories of
+/// this module write the rest once. Each requirement that is more than spelling says why the
+/// backends differ.
 package protocol SQLDialect: Sendable {
     /// The placeholder for the argument at `position` (1-based): `?` in SQLite, `$1` in PostgreSQL.
     func placeholder(_ position: Int) -> String
@@ -15,4 +17,41 @@ package protocol SQLDialect: Sendable {
     func orderTerm(_ column: String, ascending: Bool, nullsFirst: Bool) -> String
     /// The limit argument meaning "no limit": SQLite `-1`, PostgreSQL `NULL`.
     var unlimited: SQLValue { get }
+    /// The length in bytes of a blob column: `length(x)`, `octet_length(x)`.
+    func byteLength(_ column: String) -> String
+
+    /// What a `SELECT` appends to lock the rows it read until the unit of work ends: PostgreSQL's
+    /// `FOR UPDATE`; nothing in SQLite, whose unit of work holds the whole database from `BEGIN
+    /// IMMEDIATE`.
+    var lockingRead: String { get }
+    /// ``lockingRead`` that lets other units of work read the rows too but not change them:
+    /// `FOR SHARE`; nothing in SQLite.
+    var sharingRead: String { get }
+    /// ``lockingRead`` that passes over rows another unit of work holds (several drainers of one
+    /// outbox each take other rows): `FOR UPDATE SKIP LOCKED`; nothing in SQLite.
+    var lockingReadSkippingLocked: String { get }
+
+    /// The index a served-order lookup reads, as a hint after the table's name, where the
+    /// planner needs telling (see ``ServedOrderLookup``): SQLite's `INDEXED BY …`.
+    func servedOrderIndex(includingArchive: Bool) -> String
+
+    /// Appends one record to the finance change log: `$1` stream, `$2` entity, `$3` kind,
+    /// `$4` client (NULL for everyone), `$5` recordedAt. The numbering differs (see each dialect).
+    var appendFinanceChange: String { get }
+
+    /// Order versions: a new order's first version, and a replacement of the stored one, each
+    /// with the next change number — the statements whose atomicity each database gets its own
+    /// way (see each dialect).
+    var orderVersionWrites: any OrderVersionWrites { get }
+
+    /// Housekeeping after a finance import changed `rows` rows, inside its unit of work.
+    func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws
+    /// Housekeeping after an order and its rows were deleted, inside that unit of work.
+    func didRemoveOrder(on connection: any SQLConnection) async throws
+}
+
+extension SQLDialect {
+    package func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws {}
+    package func didRemoveOrder(on connection: any SQLConnection) async throws {}
+    package func servedOrderIndex(includingArchive: Bool) -> String { "" }
 }

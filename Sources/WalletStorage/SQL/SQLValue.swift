@@ -1,5 +1,6 @@
 import FinanceData
 import Foundation
+import WalletPrimitives
 
 /// A statement argument, in the values every SQL backend binds.
 package enum SQLValue: Sendable, Hashable {
@@ -14,15 +15,13 @@ package enum SQLValue: Sendable, Hashable {
         case .text(let text): self = .text(text)
         }
     }
-}
 
-/// SQL text with its arguments, built by ``SQLRenderer``.
-package struct SQLText: Sendable, Hashable {
-    package var sql: String
-    package var arguments: [SQLValue]
+    /// An instant, in microseconds since 1970 (``WalletPrimitives/Microseconds``).
+    package static func instant(_ date: Date) -> SQLValue { .integer(Microseconds.since1970(date)) }
 
-    package init(_ sql: String = "", _ arguments: [SQLValue] = []) {
-        self.sql = sql
-        self.arguments = arguments
-    }
+    /// An optional instant; NULL when absent.
+    package static func instant(_ date: Date?) -> SQLValue { date.map(instant) ?? .null }
+
+    /// Optional text; NULL when absent.
+    package static func text(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
 }

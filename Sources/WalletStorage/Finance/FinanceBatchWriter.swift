@@ -1,27 +1,29 @@
 import FinanceData
 import Foundation
-import PostgresNIO
 import WalletCore
 import WalletPrimitives
-import WalletStorage
 
-/// Applies one ``FinanceData/FinanceBatch`` inside a write transaction, as WalletSQLite's
-/// `BatchWriter` does: upserts that compare with the stored record (an identical record writes
-/// nothing), deletions that cascade from accounts to their balances and transactions, and a
-/// change record for everything that changed. Stored rows are read `FOR UPDATE`, so a concurrent
-/// import of the same record waits and then compares with what this one wrote.
-struct PostgresBatchWriter {
-    let connection: PostgresConnection
-    let logger: Logger
+/// Applies one ``FinanceData/FinanceBatch`` inside a unit of work, for every SQL backend: upserts
+/// that compare with the stored record (an identical record writes nothing), deletions that
+/// cascade from accounts to their balances and transactions, and a change record for everything
+/// that changed. Stored rows are read with the dialect's locking read, so on PostgreSQL a
+/// concurrent import of the same record waits and then compares with what this one wrote.
+struct FinanceBatchWriter {
+    let connection: any SQLConnection
+    let dialect: any SQLDialect
+    let log: FinanceChangeLog
     let recordedAt: Int64
     var summary = FinanceImportSummary()
     /// Account currencies looked up during this batch; dropped whenever an account changes.
     private var currencies: [UUID: String] = [:]
+    private let selectTransaction: String
 
-    init(connection: PostgresConnection, logger: Logger, recordedAt: Int64) {
+    init(connection: any SQLConnection, dialect: any SQLDialect, recordedAt: Int64) {
         self.connection = connection
-        self.logger = logger
+        self.dialect = dialect
+        self.log = FinanceChangeLog(dialect: dialect)
         self.recordedAt = recordedAt
+        selectTransaction = "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 \(dialect.lockingRead)"
     }
 
     // MARK: Accounts
@@ -30,12 +32,15 @@ struct PostgresBatchWriter {
         currencies = [:]
         let arguments: [SQLValue] = [
             .text(account.id.uuidString), .text(account.kind.rawValue), .text(TextKey.normalized(account.displayName)),
-            .text(TextKey.normalized(account.institutionName)), .text(account.currencyCode),
-            account.openingDate.microseconds, .blob(try FinanceRows.record(account)),
+            .text(TextKey.normalized(account.institutionName)), .text(account.currencyCode), .instant(account.openingDate),
+            .blob(try FinanceRows.record(account)),
         ]
-        if let stored = try await value(Data.self, "SELECT record FROM accounts WHERE id = $1 FOR UPDATE", account.id) {
+        let stored = try await connection.fetchOne(
+            "SELECT record FROM accounts WHERE id = $1 \(dialect.lockingRead)", [.text(account.id.uuidString)]
+        ) { try $0.bytes(0) }
+        if let stored {
             guard try FinanceRows.decode(Account.self, stored) != account else { return summary.accounts.unchanged += 1 }
-            try await run(
+            try await connection.execute(
                 """
                 UPDATE accounts SET kind = $2, displayNameKey = $3, institutionNameKey = $4, currencyCode = $5, openingDate = $6,
                 record = $7 WHERE id = $1
@@ -43,7 +48,7 @@ struct PostgresBatchWriter {
             try await record(.accounts, account.id, .update)
             summary.accounts.updated += 1
         } else {
-            try await run(
+            try await connection.execute(
                 """
                 INSERT INTO accounts (id, kind, displayNameKey, institutionNameKey, currencyCode, openingDate, record)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -55,14 +60,16 @@ struct PostgresBatchWriter {
 
     mutating func deleteAccount(_ id: UUID) async throws {
         currencies = [:]
-        guard try await value(Int32.self, "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", id) != nil else { return }
+        guard
+            try await connection.returnsRow("SELECT 1 FROM accounts WHERE id = $1 \(dialect.lockingRead)", [.text(id.uuidString)])
+        else { return }
         for balance in try await ids("SELECT id FROM balances WHERE accountID = $1 ORDER BY id", id) {
             try await deleteBalance(balance)
         }
         for transaction in try await ids("SELECT id FROM transactions WHERE accountID = $1 ORDER BY id", id) {
             try await deleteTransaction(transaction)
         }
-        try await run("DELETE FROM accounts WHERE id = $1", [.text(id.uuidString)])
+        try await connection.execute("DELETE FROM accounts WHERE id = $1", [.text(id.uuidString)])
         try await record(.accounts, id, .delete)
         summary.accounts.deleted += 1
     }
@@ -78,19 +85,22 @@ struct PostgresBatchWriter {
                 "balance \(balance.id.uuidString)", reason: "its currency differs from its account's (\(currency))")
         }
         let arguments: [SQLValue] = [
-            .text(balance.id.uuidString), .text(balance.accountID.uuidString), balance.available.map(\.asOfDate).microseconds,
-            balance.booked.map(\.asOfDate).microseconds, .text(balance.currencyCode), .blob(try FinanceRows.record(balance)),
+            .text(balance.id.uuidString), .text(balance.accountID.uuidString), .instant(balance.available?.asOfDate),
+            .instant(balance.booked?.asOfDate), .text(balance.currencyCode), .blob(try FinanceRows.record(balance)),
         ]
-        if let stored = try await value(Data.self, "SELECT record FROM balances WHERE id = $1 FOR UPDATE", balance.id) {
+        let stored = try await connection.fetchOne(
+            "SELECT record FROM balances WHERE id = $1 \(dialect.lockingRead)", [.text(balance.id.uuidString)]
+        ) { try $0.bytes(0) }
+        if let stored {
             let previous = try FinanceRows.decode(AccountBalance.self, stored)
             guard previous != balance else { return summary.balances.unchanged += 1 }
-            try await run(
+            try await connection.execute(
                 "UPDATE balances SET accountID = $2, availableAsOf = $3, bookedAsOf = $4, currencyCode = $5, record = $6 WHERE id = $1",
                 arguments)
             try await recordMove(previous.accountID, balance.accountID, balance.id, stream: HistoryStream.balances(accountID:))
             summary.balances.updated += 1
         } else {
-            try await run(
+            try await connection.execute(
                 "INSERT INTO balances (id, accountID, availableAsOf, bookedAsOf, currencyCode, record) VALUES ($1, $2, $3, $4, $5, $6)",
                 arguments)
             try await record(.balances(accountID: balance.accountID), balance.id, .insert)
@@ -100,7 +110,7 @@ struct PostgresBatchWriter {
 
     mutating func deleteBalance(_ id: UUID) async throws {
         guard let accountID = try await accountID(of: id, in: "balances") else { return }
-        try await run("DELETE FROM balances WHERE id = $1", [.text(id.uuidString)])
+        try await connection.execute("DELETE FROM balances WHERE id = $1", [.text(id.uuidString)])
         try await record(.balances(accountID: accountID), id, .delete)
         summary.balances.deleted += 1
     }
@@ -116,21 +126,16 @@ struct PostgresBatchWriter {
                     "its amount is in \(transaction.transactionAmount.currencyCode), its account in \(currency) (use foreignCurrencyAmount)"
             )
         }
-        let stored = try await connection.rows(
-            "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 FOR UPDATE",
-            [.text(transaction.id.uuidString)],
-            logger: logger
-        ).first
-        if let stored {
-            let previous = try FinanceRows.transaction(stored)
+        let stored = try await connection.fetchOne(selectTransaction, [.text(transaction.id.uuidString)], FinanceRows.transaction)
+        if let previous = stored {
             guard previous != transaction else { return summary.transactions.unchanged += 1 }
-            try await run("DELETE FROM transactions WHERE id = $1", [.text(transaction.id.uuidString)])
-            try await run(Self.insertTransaction, FinanceRows.arguments(transaction))
+            try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(transaction.id.uuidString)])
+            try await connection.execute(Self.insertTransaction, FinanceRows.arguments(transaction))
             try await recordMove(
                 previous.accountID, transaction.accountID, transaction.id, stream: HistoryStream.transactions(accountID:))
             summary.transactions.updated += 1
         } else {
-            try await run(Self.insertTransaction, FinanceRows.arguments(transaction))
+            try await connection.execute(Self.insertTransaction, FinanceRows.arguments(transaction))
             try await record(.transactions(accountID: transaction.accountID), transaction.id, .insert)
             summary.transactions.inserted += 1
         }
@@ -138,7 +143,7 @@ struct PostgresBatchWriter {
 
     mutating func deleteTransaction(_ id: UUID) async throws {
         guard let accountID = try await accountID(of: id, in: "transactions") else { return }
-        try await run("DELETE FROM transactions WHERE id = $1", [.text(id.uuidString)])
+        try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(id.uuidString)])
         try await record(.transactions(accountID: accountID), id, .delete)
         summary.transactions.deleted += 1
     }
@@ -155,7 +160,8 @@ struct PostgresBatchWriter {
     private mutating func accountCurrency(_ accountID: UUID, for record: String) async throws -> String {
         if let currency = currencies[accountID] { return currency }
         guard
-            let currency = try await value(String.self, "SELECT currencyCode FROM accounts WHERE id = $1 FOR SHARE", accountID)
+            let currency = try await connection.text(
+                "SELECT currencyCode FROM accounts WHERE id = $1 \(dialect.sharingRead)", [.text(accountID.uuidString)])
         else { throw FinanceDataError.unknownAccountReference(record, accountID: accountID) }
         currencies[accountID] = currency
         return currency
@@ -163,8 +169,8 @@ struct PostgresBatchWriter {
 
     /// The account a stored balance or transaction belongs to; nil when it is not stored.
     private func accountID(of id: UUID, in table: String) async throws -> UUID? {
-        try await value(String.self, "SELECT accountID FROM \(table) WHERE id = $1 FOR UPDATE", id).flatMap(
-            UUID.init(uuidString:))
+        try await connection.text("SELECT accountID FROM \(table) WHERE id = $1 \(dialect.lockingRead)", [.text(id.uuidString)])
+            .flatMap(UUID.init(uuidString:))
     }
 
     /// An update: in place, or, when the record moved to another account, a delete from the
@@ -179,20 +185,10 @@ struct PostgresBatchWriter {
     }
 
     private func record(_ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind) async throws {
-        try await PostgresFinanceChangeLog.record(
-            stream, id, kind, client: nil, recordedAt: recordedAt, on: connection, logger: logger)
+        try await log.record(stream, id, kind, recordedAt: recordedAt, on: connection)
     }
 
     private func ids(_ sql: String, _ id: UUID) async throws -> [UUID] {
-        try await connection.rows(sql, [.text(id.uuidString)], logger: logger).compactMap { UUID(uuidString: try $0.text(0)) }
-    }
-
-    private func value<T: PostgresDecodable>(_ type: T.Type, _ sql: String, _ id: UUID) async throws -> T?
-    where T._DecodableType == T {
-        try await connection.value(type, sql, [.text(id.uuidString)], logger: logger)
-    }
-
-    private func run(_ sql: String, _ arguments: [SQLValue]) async throws {
-        try await connection.run(sql, arguments, logger: logger)
+        try await connection.fetch(sql, [.text(id.uuidString)]) { try $0.text(0) }.compactMap(UUID.init(uuidString:))
     }
 }

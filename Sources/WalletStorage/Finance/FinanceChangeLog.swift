@@ -1,0 +1,38 @@
+import FinanceData
+import Foundation
+import WalletCore
+import WalletPrimitives
+
+/// Appends to the change log that history streams read, with the dialect's statement
+/// (``SQLDialect/appendFinanceChange``): a reader that sees record n must see every record below
+/// it, which each database guarantees its own way.
+package struct FinanceChangeLog: Sendable {
+    let dialect: any SQLDialect
+
+    package init(dialect: any SQLDialect) {
+        self.dialect = dialect
+    }
+
+    /// One record: for every client (`client` nil) or for one.
+    func record(
+        _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil, recordedAt: Int64,
+        on connection: any SQLConnection
+    ) async throws {
+        try await connection.execute(
+            dialect.appendFinanceChange,
+            [
+                .text(stream.description), .text(id.uuidString), .text(kind.rawValue), .text(client?.rawValue),
+                .integer(recordedAt),
+            ])
+    }
+
+    /// Records, for the client alone, accounts shared (`insert`) and withdrawn (`delete`) in its
+    /// account history, inside the unit of work that changes the access.
+    package func record(_ change: AccountAccessChange, on connection: any SQLConnection) async throws {
+        let recordedAt = Microseconds.since1970(change.time)
+        let records = change.shared.map { ($0, FinanceChange.Kind.insert) } + change.withdrawn.map { ($0, .delete) }
+        for (account, kind) in records {
+            try await record(.accounts, account, kind, client: change.client, recordedAt: recordedAt, on: connection)
+        }
+    }
+}

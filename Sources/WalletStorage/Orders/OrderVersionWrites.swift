@@ -1,0 +1,13 @@
+/// The two writes of a save that each database makes atomic its own way.
+///
+/// `version` holds the values of ``OrderColumns/version`` in order (`$1`…`$14`; `$13`, the new
+/// version's `addedAt`, is also the replaced version's `replacedAt`). Each returns false when the
+/// stored order is no longer what the save decided on — another save came first — and then
+/// nothing was written; the save reads and decides again.
+package protocol OrderVersionWrites: Sendable {
+    /// Inserts a new order with the next change number.
+    func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool
+    /// Moves the stored version (whose archive digest is `expectedDigest`) to the history, owes
+    /// every registered device a push, and stores `version` with the next change number.
+    func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool
+}

@@ -1,0 +1,235 @@
+import Foundation
+import OrderPackage
+import OrderStorage
+import WalletCore
+import WalletPrimitives
+
+/// ``OrderStorage/OrderRepository`` for every SQL backend. A save reads the stored version,
+/// decides with ``OrderStorage/OrderVersionPolicy``, and writes through the dialect's
+/// ``OrderVersionWrites``, which hold only if the stored version is still the one read; when it
+/// is not (another process saved meanwhile) the save reads and decides again.
+package final class SQLOrderRepository: OrderRepository {
+    private let executor: any SQLExecutor
+    private let servedSQL: String
+    private let servedWithArchiveSQL: String
+    private let currentSQL: String
+
+    package init(executor: any SQLExecutor) {
+        self.executor = executor
+        servedSQL = Self.servedSQL(archive: false, dialect: executor.dialect)
+        servedWithArchiveSQL = Self.servedSQL(archive: true, dialect: executor.dialect)
+        currentSQL = """
+            SELECT \(OrderColumns.summary(executor.dialect)), CAST(NULL AS BIGINT) AS replacedAt FROM orders
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """
+    }
+
+    package func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
+        try StorableText.requireExact(candidate.identifier)
+        let addedAt = Microseconds.since1970(time)
+        let writes = executor.dialect.orderVersionWrites
+        return try await reportingOrderStoreErrors {
+            try await executor.writeStatements { connection in
+                try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
+            }
+        }
+    }
+
+    /// All candidates in one unit of work (a bulk import), each decided as ``save(_:at:)`` would.
+    package func save(
+        contentsOf candidates: [OrderCandidate], at time: Date
+    ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
+        for candidate in candidates { try StorableText.requireExact(candidate.identifier) }
+        let addedAt = Microseconds.since1970(time)
+        let writes = executor.dialect.orderVersionWrites
+        return try await reportingOrderStoreErrors {
+            try await executor.write { connection in
+                var decisions: [OrderVersionPolicy.Decision] = []
+                for candidate in candidates {
+                    decisions.append(try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection))
+                }
+                return decisions
+            }
+        }
+    }
+
+    private static func save(
+        _ candidate: OrderCandidate, addedAt: Int64, writes: any OrderVersionWrites, on connection: any SQLConnection
+    ) async throws -> OrderVersionPolicy.Decision {
+        let key = OrderColumns.key(candidate.identifier)
+        // Each pass fails only because another save changed the order in between; a thousand in a
+        // row is not contention but a fault.
+        for _ in 0..<1000 {
+            let stored = try await connection.fetchOne(
+                "SELECT updatedAt, teamIdentifier, archiveSHA256 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
+                key
+            ) { row in
+                OrderVersionPolicy.StoredVersion(
+                    updatedAt: try RFC3339Timestamp(stored: row.text(0)), teamIdentifier: try row.text(1),
+                    archiveSHA256: try row.text(2))
+            }
+            let decision = OrderVersionPolicy.decide(stored: stored, incoming: candidate)
+            let version = OrderColumns.arguments(candidate, addedAt: addedAt)
+            switch decision {
+            case .insert:
+                guard try await writes.insert(version, on: connection) else { continue }
+            case .replace:
+                guard let expected = stored?.archiveSHA256,
+                    try await writes.replace(version, expectedDigest: expected, on: connection)
+                else { continue }
+            case .unchanged, .keepNewer, .conflict, .signerChanged:
+                break
+            }
+            return decision
+        }
+        throw OrderStoreError.unavailable(
+            reason: "\(candidate.identifier.clippedDescription) changed under a thousand saves in a row; not saved")
+    }
+
+    package func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+        guard StorableText.isExact(identifier) else { return nil }
+        let sql = currentSQL
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetchOne(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)
+            }
+        }
+    }
+
+    package func currentUpdatedAt(
+        of identifier: FullyQualifiedOrderIdentifier
+    ) async throws(OrderStoreError) -> RFC3339Timestamp? {
+        guard StorableText.isExact(identifier) else { return nil }
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetchOne(
+                    "SELECT updatedAt FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
+                    OrderColumns.key(identifier)
+                ) { try RFC3339Timestamp(stored: $0.text(0)) }
+            }
+        }
+    }
+
+    package func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("archive", of: identifier)
+    }
+
+    package func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        try await blob("orderJSON", of: identifier)
+    }
+
+    package func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder] {
+        guard var filter = OrderFilter(query) else { return [] }
+        let limit = filter.bind(.integer(Int64(max(0, query.limit))))
+        let offset = filter.bind(.integer(Int64(max(0, query.offset))))
+        let sql = """
+            SELECT \(OrderColumns.summary(executor.dialect)), CAST(NULL AS BIGINT) AS replacedAt FROM orders \(filter.clause)
+            ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT \(limit) OFFSET \(offset)
+            """
+        let arguments = filter.arguments
+        let reusable = filter.isReusable
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetch(sql, arguments, reusable: reusable, OrderColumns.storedOrder)
+            }
+        }
+    }
+
+    package func countOrders(matching query: OrderQuery) async throws(OrderStoreError) -> Int {
+        guard let filter = OrderFilter(query) else { return 0 }
+        let sql = "SELECT count(*) FROM orders \(filter.clause)"
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetch(sql, filter.arguments, reusable: filter.isReusable) { try $0.integer(0) }
+                    .first.map(Int.init) ?? 0
+            }
+        }
+    }
+
+    package func lookUpServedOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
+    ) async throws(OrderStoreError) -> ServedOrderLookup {
+        let exact = StorableText.isExact(identifier)
+        // A key with U+0000 cannot be bound; it matches nothing, and the restriction still counts.
+        let key: [SQLValue] = exact ? OrderColumns.key(identifier) : [.text(""), .text("")]
+        let sql = includingArchive ? servedWithArchiveSQL : servedSQL
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                // Always one row: the restriction and the order each joined to it (placeholders
+                // when there is none). This is every device request's read.
+                let lookup = try await connection.fetchOne(
+                    sql, [.text(DataType.orders.rawValue)] + key + ServedOrderLookup.placeholders
+                ) { row in
+                    try ServedOrderLookup.decoded(
+                        identifier: identifier, exists: exact && row.bool(1),
+                        restrictedSince: try row.optionalInteger(0).map(Microseconds.date), archiveSHA256: try row.text(2),
+                        updatedAt: try row.text(3), authenticationToken: try row.text(4), tokenIsNull: try row.bool(5),
+                        archive: includingArchive ? try row.optionalBytes(6) : nil)
+                }
+                guard let lookup else { throw OrderStoreError.unavailable(reason: "the store answered no row") }
+                return lookup
+            }
+        }
+    }
+
+    private static func servedSQL(archive: Bool, dialect: any SQLDialect) -> String {
+        """
+        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "$4", archive: archive))
+        FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $1
+        LEFT JOIN orders o \(dialect.servedOrderIndex(includingArchive: archive))
+            ON o.orderTypeIdentifier = $2 AND o.orderIdentifier = $3
+        """
+    }
+
+    package func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+        guard StorableText.isExact(identifier) else { return [] }
+        let summary = OrderColumns.summary(executor.dialect)
+        let position = executor.dialect.orderTerm("position", ascending: true, nullsFirst: false)
+        // One statement: the replaced versions in order, then the current one.
+        let sql = """
+            SELECT * FROM (
+                SELECT \(summary), replacedAt, id AS position FROM orderVersions
+                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+                UNION ALL
+                SELECT \(summary), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT) FROM orders
+                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            ) AS versions ORDER BY \(position)
+            """
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetch(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)
+            }
+        }
+    }
+
+    package func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+        guard StorableText.isExact(identifier) else { return false }
+        let dialect = executor.dialect
+        return try await reportingOrderStoreErrors {
+            try await executor.write { connection in
+                let key = OrderColumns.key(identifier)
+                // The order's registrations and the pushes owed for it go with it.
+                for table in ["orderVersions", "orderRegistrations", "pushOutbox"] {
+                    try await connection.execute(
+                        "DELETE FROM \(table) WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2", key)
+                }
+                let removed = try await connection.returnsRow(
+                    "DELETE FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 RETURNING 1", key)
+                try await dialect.didRemoveOrder(on: connection)
+                return removed
+            }
+        }
+    }
+
+    private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+        guard StorableText.isExact(identifier) else { return nil }
+        return try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetchOne(
+                    "SELECT \(column) FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
+                    OrderColumns.key(identifier)
+                ) { try $0.bytes(0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import OrderStorage
+import WalletPrimitives
+
+/// ``OrderStorage/RegistrationRepository`` for every SQL backend.
+package final class SQLRegistrationRepository: RegistrationRepository {
+    private let executor: any SQLExecutor
+
+    package init(executor: any SQLExecutor) {
+        self.executor = executor
+    }
+
+    package func register(
+        _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
+    ) async throws(OrderStoreError) -> RegistrationResult {
+        guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
+            StorableText.isExact(registration.pushToken)
+        else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
+        let arguments: [SQLValue] =
+            [.text(registration.deviceIdentifier)] + OrderColumns.key(registration.order) + [
+                .text(registration.pushToken), .instant(time),
+            ]
+        return try await reportingOrderStoreErrors {
+            try await executor.write { connection in
+                // Update or insert, in statements every backend has: a registration deleted
+                // between the two is inserted again. The bounds are counted before an insert; on
+                // PostgreSQL two registrations racing for the last place may both get it.
+                while true {
+                    if try await connection.returnsRow(
+                        """
+                        UPDATE orderRegistrations SET pushToken = $4, updatedAt = $5
+                        WHERE deviceIdentifier = $1 AND orderTypeIdentifier = $2 AND orderIdentifier = $3 RETURNING 1
+                        """, arguments)
+                    {
+                        return RegistrationResult.updated
+                    }
+                    let devices =
+                        try await connection.integer(
+                            "SELECT count(*) FROM orderRegistrations WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
+                            OrderColumns.key(registration.order)) ?? 0
+                    if devices >= Int64(limits.devicesPerOrder) {
+                        throw OrderStoreError.registrationLimit(.devicesPerOrder(limit: limits.devicesPerOrder))
+                    }
+                    let orders =
+                        try await connection.integer(
+                            "SELECT count(*) FROM orderRegistrations WHERE deviceIdentifier = $1",
+                            [.text(registration.deviceIdentifier)]) ?? 0
+                    if orders >= Int64(limits.ordersPerDevice) {
+                        throw OrderStoreError.registrationLimit(.ordersPerDevice(limit: limits.ordersPerDevice))
+                    }
+                    if try await connection.returnsRow(
+                        """
+                        INSERT INTO orderRegistrations
+                            (deviceIdentifier, orderTypeIdentifier, orderIdentifier, pushToken, registeredAt, updatedAt)
+                        VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING 1
+                        """, arguments)
+                    {
+                        return .created
+                    }
+                }
+            }
+        }
+    }
+
+    package func unregister(
+        deviceIdentifier: String, order: FullyQualifiedOrderIdentifier
+    ) async throws(OrderStoreError) -> Bool {
+        guard StorableText.isExact(order), StorableText.isExact(deviceIdentifier) else { return false }
+        return try await reportingOrderStoreErrors {
+            try await executor.write { connection in
+                try await connection.returnsRow(
+                    """
+                    DELETE FROM orderRegistrations
+                    WHERE deviceIdentifier = $1 AND orderTypeIdentifier = $2 AND orderIdentifier = $3 RETURNING 1
+                    """, [.text(deviceIdentifier)] + OrderColumns.key(order))
+            }
+        }
+    }
+
+    package func registeredOrders(
+        deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
+    ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
+        guard StorableText.isExact(deviceIdentifier), StorableText.isExact(orderTypeIdentifier) else { return nil }
+        let rows = try await reportingOrderStoreErrors {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    """
+                    SELECT o.orderIdentifier, o.changeSequence FROM orderRegistrations r
+                    JOIN orders o ON o.orderTypeIdentifier = r.orderTypeIdentifier AND o.orderIdentifier = r.orderIdentifier
+                    WHERE r.deviceIdentifier = $1 AND r.orderTypeIdentifier = $2 AND o.changeSequence > $3
+                    ORDER BY o.changeSequence
+                    """, [.text(deviceIdentifier), .text(orderTypeIdentifier), .integer(tag?.sequence ?? -1)]
+                ) { (try $0.text(0), try $0.integer(1)) }
+            }
+        }
+        guard let last = rows.last else { return nil }
+        return RegisteredOrderChanges(orderIdentifiers: rows.map(\.0), lastModified: OrderChangeTag(sequence: last.1))
+    }
+
+    package func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
+        guard StorableText.isExact(pushToken) else { return 0 }
+        return try await reportingOrderStoreErrors {
+            try await executor.write { connection in
+                try await connection.count("DELETE FROM orderRegistrations WHERE pushToken = $1 RETURNING 1", [.text(pushToken)])
+            }
+        }
+    }
+}

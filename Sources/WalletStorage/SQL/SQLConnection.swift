@@ -1,0 +1,59 @@
+/// One database connection as the repositories of this module use it: statements with bound
+/// values, written with PostgreSQL's numbered placeholders (`$1`, `$2`, … — a backend whose
+/// database numbers them otherwise rewrites them), and rows read by index.
+///
+/// A connection is handed to the body of an ``SQLExecutor`` call and is valid only inside it.
+package protocol SQLConnection: Sendable {
+    /// Runs one statement and decodes each row it returns, in order.
+    ///
+    /// - Parameter reusable: whether the backend may keep the compiled statement for the next
+    ///   call with the same text. False for text built per call (lists of placeholders, rendered
+    ///   filters), whose variety has no bound.
+    func fetch<T>(
+        _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
+    ) async throws
+        -> [T]
+
+    /// Runs one statement for its effect. Statements that must tell whether they changed a row
+    /// say `RETURNING 1` and are fetched.
+    func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws
+}
+
+extension SQLConnection {
+    package func fetch<T>(_ sql: String, _ arguments: [SQLValue] = [], _ decode: (any SQLRow) throws -> T) async throws -> [T] {
+        try await fetch(sql, arguments, reusable: true, decode)
+    }
+
+    package func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
+        try await execute(sql, arguments, reusable: true)
+    }
+
+    /// The first row, decoded; nil when there is none.
+    package func fetchOne<T>(
+        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (any SQLRow) throws -> T
+    ) async throws
+        -> T?
+    {
+        try await fetch(sql, arguments, reusable: true, decode).first
+    }
+
+    /// Whether the statement returned a row (`SELECT 1 …`, `… RETURNING 1`).
+    package func returnsRow(_ sql: String, _ arguments: [SQLValue] = []) async throws -> Bool {
+        try await !fetch(sql, arguments, reusable: true) { _ in () }.isEmpty
+    }
+
+    /// How many rows the statement returned (`DELETE … RETURNING 1`).
+    package func count(_ sql: String, _ arguments: [SQLValue] = []) async throws -> Int {
+        try await fetch(sql, arguments, reusable: true) { _ in () }.count
+    }
+
+    /// The first column of the first row as an integer; nil when there is no row or it is NULL.
+    package func integer(_ sql: String, _ arguments: [SQLValue] = []) async throws -> Int64? {
+        try await fetch(sql, arguments, reusable: true) { try $0.optionalInteger(0) }.first ?? nil
+    }
+
+    /// The first column of the first row as text; nil when there is no row or it is NULL.
+    package func text(_ sql: String, _ arguments: [SQLValue] = []) async throws -> String? {
+        try await fetch(sql, arguments, reusable: true) { try $0.optionalText(0) }.first ?? nil
+    }
+}

@@ -1,0 +1,38 @@
+import FinanceData
+import OrderStorage
+import WalletCore
+
+/// Every repository of a wallet, each written once over one ``SQLExecutor``.
+package struct SQLRepositories: Sendable {
+    package let access: SQLAccessRepository
+    package let orders: SQLOrderRepository
+    package let finance: SQLFinanceDataRepository
+    package let registrations: SQLRegistrationRepository
+    package let pushOutbox: SQLPushOutbox
+    package let apiKeys: SQLAPIKeyRepository
+
+    package init(executor: any SQLExecutor) {
+        access = SQLAccessRepository(executor: executor)
+        orders = SQLOrderRepository(executor: executor)
+        finance = SQLFinanceDataRepository(executor: executor)
+        registrations = SQLRegistrationRepository(executor: executor)
+        pushOutbox = SQLPushOutbox(executor: executor)
+        apiKeys = SQLAPIKeyRepository(executor: executor)
+    }
+}
+
+extension SQLRepositories {
+    /// ``StorageBackend/withTransaction(_:)`` for a backend with these repositories: the body's
+    /// repositories run on the unit of work's connection (``BoundExecutor``). That unit is the one
+    /// every repository's own writes are, and commits or rolls back as they do.
+    package static func transaction<T: Sendable>(
+        on executor: any SQLExecutor, _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> T {
+        try await executor.write { connection in
+            let bound = SQLRepositories(executor: BoundExecutor(dialect: executor.dialect, connection: connection))
+            return try await body(
+                BoundTransaction(
+                    access: bound.access, orders: bound.orders, finance: bound.finance, registrations: bound.registrations))
+        }
+    }
+}
