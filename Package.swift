@@ -36,6 +36,12 @@ let package = Package(
         // Already in the graph through Hummingbird; named so the service can catch NIOHTTP1's
         // parser error (a malformed chunked body is the client's 400, not our 500).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Also in the graph already (Hummingbird, postgres-nio, async-http-client); named because
+        // modules here import them directly: TLS configuration, HTTP field types, NIO's
+        // HTTP-types channel handlers.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -118,6 +124,8 @@ let package = Package(
             dependencies: [
                 "WalletStorage", "WalletCore", "OrderStorage", "FinanceData", "WalletPrimitives",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -162,9 +170,13 @@ let package = Package(
             name: "OrdersService",
             dependencies: [
                 "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore",
-                "WalletPrimitives",
+                "WalletPrimitives", "OrderPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,6 +192,9 @@ let package = Package(
             dependencies: [
                 "OrderStorage", "OrderPackage", "WalletPrimitives",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -196,6 +211,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StorageContract"),
+        .testTarget(name: "WalletPrimitivesTests", dependencies: ["WalletPrimitives"]),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "StorageContract", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),

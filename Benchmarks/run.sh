@@ -254,7 +254,7 @@ PY
 
 # `orders verify` with many file arguments: time must grow linearly with their number.
 # (swift-argument-parser's removal of consumed arguments is quadratic; the CLI sets file operands
-# apart before it parses, see Sources/orders/FileOperands.swift.)
+# apart before it parses, see Sources/orders/Options/FileOperands.swift.)
 scaling_section() {
   echo "== orders verify: 8,000 and 32,000 file arguments (release)" >&2
   (cd .. && swift build -c release --product orders >/dev/null 2>&1)

@@ -3,6 +3,7 @@
 import Foundation
 import WalletOrders
 import WalletPostgres
+import WalletSQLite
 
 func openStore() throws {
     // snippet.show
@@ -32,6 +33,7 @@ func trustAnotherRoot() throws {
 func otherBackends(path: String) async throws {
     // snippet.show
     // snippet.sqlite
+    // SQLite with options of its own (the WalletSQLite product; `WalletStore(path:)` needs no import).
     let backend = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: false))
     let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
     // snippet.end

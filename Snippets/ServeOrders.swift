@@ -46,6 +46,20 @@ func addShopRoutes(to router: Router<OrdersRequestContext>, wallet: WalletStore)
 // snippet.end
 
 // snippet.hide
+func serveAsTheToolDoes(certificate: Data, key: Data) async throws {
+    // snippet.show
+    // snippet.server
+    var configuration = OrdersServer.Configuration(host: "0.0.0.0", port: 8443)
+    configuration.tls = OrdersServer.TLSCredentials(
+        certificateChainPEM: certificate, privateKeyPEM: key, certificateSource: "server.pem", keySource: "server.key")
+    configuration.service = OrdersService.Configuration(basePath: "/wallet")
+    let server = try OrdersServer(configuration: configuration)  // checks TLS (and APNs) credentials first
+    let wallet = try WalletStore(path: "/var/lib/orders/orders.sqlite")
+    try await server.run(wallet: wallet) { port in print("listening on \(port)") }
+    // snippet.end
+    // snippet.hide
+}
+
 func ownApplication(service: OrdersService) -> some ApplicationProtocol {
     // snippet.show
     // snippet.own

@@ -116,3 +116,5 @@ issue untrusted-wwdr "/CN=Untrusted WWDR CA/O=Nobody/C=US" wwdr untrusted-root $
 ORDER_TYPE=$shop issue untrusted "/UID=$shop/CN=Order Type ID: $shop/OU=ABCDE12345/O=Example Inc./C=US" order_leaf untrusted-wwdr $long_start $long_end
 
 rm -rf ca openssl.cnf
+# A second certificate for the WWDR CA's key, without the marker (candidate chains).
+../pki-twin.sh

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import OrderStorage
+import ServiceLifecycle
 import WalletPrimitives
 
 /// Sends Apple's order-update push over HTTP/2: `POST /3/device/<token>` with
@@ -21,12 +22,31 @@ public final class APNsClient: PushSender {
     public init(
         configuration: APNsConfiguration, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) throws {
+        let (tls, providerToken) = try Self.credentials(configuration, clock: clock)
+        var httpConfiguration = HTTPClient.Configuration(tlsConfiguration: tls)
+        httpConfiguration.httpVersion = .automatic
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+        self.providerToken = providerToken
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Reads the configuration's credentials as a client would, without making one: throws
+    /// what ``init(configuration:clock:logger:)`` would.
+    public static func check(_ configuration: APNsConfiguration) throws {
+        _ = try credentials(configuration, clock: { Date() })
+    }
+
+    private static func credentials(
+        _ configuration: APNsConfiguration, clock: @escaping @Sendable () -> Date
+    ) throws -> (TLSConfiguration, APNsProviderToken?) {
         var tls = TLSConfiguration.makeClientConfiguration()
+        var providerToken: APNsProviderToken?
         switch configuration.authentication {
         case .certificate(let certificatePEM, let keyPEM):
             tls.certificateChain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM)).map { .certificate($0) }
             tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM), format: .pem))
-            providerToken = nil
         case .token(let p8, let keyIdentifier, let teamIdentifier):
             providerToken = try APNsProviderToken(
                 p8: p8, keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier, clock: clock)
@@ -35,12 +55,7 @@ public final class APNsClient: PushSender {
             let roots = try configuration.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0)) }
             tls.trustRoots = .certificates(roots)
         }
-        var httpConfiguration = HTTPClient.Configuration(tlsConfiguration: tls)
-        httpConfiguration.httpVersion = .automatic
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
+        return (tls, providerToken)
     }
 
     public func send(_ push: PendingPush) async -> PushDelivery {
@@ -90,7 +105,17 @@ public final class APNsClient: PushSender {
         return (try? JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView)))?.reason
     }
 
+    /// Closes the client's connections; for a client used outside a `ServiceGroup`.
     public func shutdown() async throws {
+        try await http.shutdown()
+    }
+}
+
+/// In a `ServiceGroup` the client lives until its graceful shutdown — after the services that
+/// send through it, when it is placed before them — and then closes its connections.
+extension APNsClient: Service {
+    public func run() async throws {
+        try? await gracefulShutdown()
         try await http.shutdown()
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import WalletPrimitives
 
-/// Where verified orders live. ``SQLiteOrderRepository`` is the embedded default; another backend
-/// (PostgreSQL) implements the same protocol and applies ``OrderVersionPolicy`` inside its own
-/// write transaction, so that every backend decides identically.
+/// Where verified orders live. The storage layer implements it once for every SQL backend
+/// (`WalletStorage`'s `SQLOrderRepository`), applying ``OrderVersionPolicy`` to what is stored,
+/// so that every backend decides identically.
 public protocol OrderRepository: Sendable {
     /// In one transaction: reads the stored version, applies ``OrderVersionPolicy``, and writes
     /// when the decision is `.insert` (a new row) or `.replace` (the old version moves to the
@@ -54,13 +54,6 @@ extension OrderRepository {
         of identifier: FullyQualifiedOrderIdentifier
     ) async throws(OrderStoreError) -> RFC3339Timestamp? {
         try await currentVersion(of: identifier)?.updatedAt
-    }
-
-    /// The order of ``lookUpServedOrder(_:includingArchive:)``, restricted or not.
-    public func servedOrder(
-        _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool = true
-    ) async throws(OrderStoreError) -> ServedOrder? {
-        try await lookUpServedOrder(identifier, includingArchive: includingArchive).order
     }
 
     /// One ``save(_:at:)`` after another.

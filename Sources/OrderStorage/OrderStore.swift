@@ -6,7 +6,7 @@ import WalletPrimitives
 /// FinanceKit's `saveOrder` and `containsOrder`.
 ///
 /// ```swift
-/// let store = OrderStore(repository: try SQLiteOrderRepository(path: "orders.sqlite"))
+/// let store = OrderStore(repository: try SQLiteBackend(path: "orders.sqlite").orders)
 /// switch try await store.saveOrder(signedArchive: archive) {
 /// case .added: print("stored")
 /// case .newerExisting: print("a newer version is already stored")

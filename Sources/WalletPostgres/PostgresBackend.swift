@@ -1,6 +1,7 @@
 import FinanceData
 import Foundation
 import Logging
+import NIOSSL
 import OrderStorage
 import PostgresNIO
 import WalletCore
@@ -30,18 +31,36 @@ public final class PostgresBackend: StorageBackend {
         public var maximumConnections: Int
         /// How long to wait for the server to accept a connection.
         public var connectTimeout: Duration
+        /// Who runs the connection pool.
+        public var poolLifetime: PoolLifetime
 
-        public init(createIfMissing: Bool = true, maximumConnections: Int = 20, connectTimeout: Duration = .seconds(10)) {
+        public init(
+            createIfMissing: Bool = true, maximumConnections: Int = 20, connectTimeout: Duration = .seconds(10),
+            poolLifetime: PoolLifetime = .untilClosed
+        ) {
             self.createIfMissing = createIfMissing
             self.maximumConnections = maximumConnections
             self.connectTimeout = connectTimeout
+            self.poolLifetime = poolLifetime
         }
+    }
+
+    /// Who runs the connection pool.
+    public enum PoolLifetime: Sendable {
+        /// The backend, in a task of its own from ``PostgresBackend/open(_:options:logger:)`` to
+        /// ``PostgresBackend/close()``: for a program that opens the backend and uses it.
+        case untilClosed
+        /// Its owner, by calling ``PostgresBackend/run()`` in a task that lives as long as the
+        /// backend is used — a `ServiceGroup`, as `OrdersServer` does. Queries wait until it runs.
+        case runByOwner
     }
 
     /// Where the database is.
     public let url: PostgresDatabaseURL
     private let client: PostgresClient
-    private let running: Task<Void, Never>
+    private let lifetime: PoolLifetime
+    /// The pool's task, for ``PoolLifetime/untilClosed``.
+    private let running: Task<Void, Never>?
     let executor: PostgresExecutor
     let repositories: SQLRepositories
 
@@ -53,9 +72,12 @@ public final class PostgresBackend: StorageBackend {
     public var apiKeys: any APIKeyRepository { repositories.apiKeys }
     public var location: String { url.redacted }
 
-    private init(url: PostgresDatabaseURL, client: PostgresClient, running: Task<Void, Never>, logger: Logger) {
+    private init(
+        url: PostgresDatabaseURL, client: PostgresClient, lifetime: PoolLifetime, running: Task<Void, Never>?, logger: Logger
+    ) {
         self.url = url
         self.client = client
+        self.lifetime = lifetime
         self.running = running
         executor = PostgresExecutor(client: client, logger: logger, location: url.redacted)
         repositories = SQLRepositories(executor: executor)
@@ -95,20 +117,33 @@ public final class PostgresBackend: StorageBackend {
         configuration.options.maximumConnections = max(1, options.maximumConnections)
         configuration.options.connectTimeout = options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        // Started immediately, on this thread, up to its first suspension: `run()` marks the
-        // client running before that, so no query made after `open` returns can find it not yet
-        // running (postgres-nio warns "run() hasn't been called yet", and such a lease waits).
-        let running = Task.immediate { await client.run() }
-        return PostgresBackend(url: url, client: client, running: running, logger: logger)
+        var running: Task<Void, Never>?
+        if options.poolLifetime == .untilClosed {
+            // Started immediately, on this thread, up to its first suspension: `run()` marks the
+            // client running before that, so no query made after `open` returns can find it not
+            // yet running (postgres-nio warns "run() hasn't been called yet", and such a lease
+            // waits).
+            running = Task.immediate { await client.run() }
+        }
+        return PostgresBackend(url: url, client: client, lifetime: options.poolLifetime, running: running, logger: logger)
+    }
+
+    /// Runs the connection pool until the calling task is cancelled, for a backend opened with
+    /// ``PoolLifetime/runByOwner``; returns at once for one that runs its own.
+    public func run() async {
+        guard lifetime == .runByOwner else { return }
+        await client.run()
     }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: executor, body)
     }
 
+    /// Stops the pool this backend runs itself (``PoolLifetime/untilClosed``); a pool run by its
+    /// owner stops when the owner cancels ``run()``.
     public func close() async throws {
-        running.cancel()
-        await running.value
+        running?.cancel()
+        await running?.value
     }
 }
 

@@ -40,8 +40,18 @@ public protocol StorageBackend: Sendable {
     /// Where the data is, for messages: a file path, or a URL without its password.
     var location: String { get }
 
+    /// Runs what the backend needs while it is used — a PostgreSQL pool opened to be run by its
+    /// owner (`PostgresBackend.Options.poolLifetime`) — until the calling task is cancelled;
+    /// returns at once when there is nothing to run (the default). A `ServiceGroup` calls it
+    /// through `OrdersServer`.
+    func run() async
+
     /// Releases connections. The backend must not be used afterwards.
     func close() async throws
+}
+
+extension StorageBackend {
+    public func run() async {}
 }
 
 /// The repositories as seen inside ``StorageBackend/withTransaction(_:)``.

@@ -3,7 +3,7 @@ import TestArchiveTable
 import Testing
 
 /// The architecture's import rules, read from the sources (docs/design.md, "Layout").
-@Suite("Layering: C and the database stay in their wrappers")
+@Suite("Layering: C, databases, the network and the server stay in their modules")
 struct LayeringTests {
     /// Every Swift file under Sources/ with the modules it imports.
     static func imports() throws -> [(path: String, modules: Set<String>)] {
@@ -42,5 +42,46 @@ struct LayeringTests {
         let offenders = try Self.imports().filter { $0.modules.contains("GRDB") }
             .map(\.path).filter { !$0.hasPrefix("Sources/WalletSQLite/") }
         #expect(offenders == [])
+    }
+
+    @Test("only Sources/WalletPostgres/ imports postgres-nio")
+    func postgres() throws {
+        let offenders = try Self.imports().filter { $0.modules.contains("PostgresNIO") }
+            .map(\.path).filter { !$0.hasPrefix("Sources/WalletPostgres/") }
+        #expect(offenders == [])
+    }
+
+    @Test("Hummingbird only in Sources/OrdersService/; NIO only there, in OrderPush and in WalletPostgres")
+    func server() throws {
+        let files = try Self.imports()
+        let hummingbird = files.filter { $0.modules.contains { $0.hasPrefix("Hummingbird") } }
+            .map(\.path).filter { !$0.hasPrefix("Sources/OrdersService/") }
+        #expect(hummingbird == [])
+        let allowed = ["Sources/OrdersService/", "Sources/OrderPush/", "Sources/WalletPostgres/"]
+        let nio = files.filter { $0.modules.contains { $0.hasPrefix("NIO") } }
+            .map(\.path).filter { path in !allowed.contains { path.hasPrefix($0) } }
+        #expect(nio == [])
+    }
+
+    @Test("the CLI maps flags: no server, network or database library in Sources/orders/")
+    func commandLine() throws {
+        let forbidden = ["GRDB", "PostgresNIO", "ServiceLifecycle", "AsyncHTTPClient", "HTTPTypes"]
+        let offenders = try Self.imports().filter { $0.path.hasPrefix("Sources/orders/") }.filter { file in
+            file.modules.contains { module in
+                forbidden.contains(module) || module.hasPrefix("NIO") || module.hasPrefix("Hummingbird")
+            }
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
+    @Test("WalletOrders exports no backend")
+    func facade() throws {
+        let exports = try String(
+            contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("Sources/WalletOrders/Exports.swift"), encoding: .utf8
+        )
+        let exported = exports.split(separator: "\n").filter { $0.hasPrefix("@_exported import ") }
+            .map { String($0.dropFirst("@_exported import ".count)) }
+        #expect(exported.contains("WalletStorage"))
+        #expect(!exported.contains("WalletSQLite") && !exported.contains("WalletPostgres"))
     }
 }

@@ -63,8 +63,13 @@ struct DeviceWalkThroughTests {
                 #expect(put.status == .ok)
 
                 // Exactly one push: background, priority 5, topic = order type, payload {}, stored for hours.
-                for _ in 0..<500 where fake.received.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                try await Task.sleep(for: .milliseconds(200))
+                // Until the outbox is empty: each push is received before its row is completed,
+                // so by then every push the save owed (one, or more by a defect) has arrived.
+                var pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
+                for _ in 0..<500 where fake.received.isEmpty || pending > 0 {
+                    try await Task.sleep(for: .milliseconds(10))
+                    pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
+                }
                 let pushes = fake.received
                 #expect(pushes.count == 1)
                 let push = try #require(pushes.first)

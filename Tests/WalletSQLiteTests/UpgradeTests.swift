@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StorageContract
 import TestArchiveTable
 import Testing
 import WalletOrders

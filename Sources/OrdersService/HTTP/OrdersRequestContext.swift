@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
+import WalletCore
 
 /// The request context of every route: Hummingbird's core storage (logger with the request id,
 /// route parameters), the client's address for the rate limits, and the request's log line.
@@ -13,6 +14,9 @@ public struct OrdersRequestContext: RequestContext {
     public let clientAddress: String
     /// What the request's one log line says; shared by the routes and ``ServiceMiddleware``.
     let logLine = RequestLogLine()
+    /// The merchant API key the request authenticated with, set by the merchant API's
+    /// authenticator before its routes run; nil elsewhere.
+    public internal(set) var apiKey: APIKey?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

@@ -22,18 +22,20 @@ struct MerchantRoutes: Sendable {
 
     func add(to router: Router<Context>, table: RouteTable) {
         let api = router.group("api/v1")
-        let prefix = "/api/v1"
-        table.add(.get, "openapi.json", prefix: prefix, to: api, use: openAPI)
-        table.add(.put, "orders", prefix: prefix, to: api, use: saveOrder)
-        table.add(.get, "orders", prefix: prefix, to: api, use: listOrders)
-        table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: api, use: containsOrder)
-        table.add(.delete, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: api, use: removeOrder)
+        table.add(.get, "openapi.json", prefix: "/api/v1", to: api, use: openAPI)
+        // Every order route needs a key: authenticated once, before the route runs.
+        let orders = api.group("orders").add(middleware: APIKeyAuthenticator(wallet: wallet))
+        let prefix = "/api/v1/orders"
+        table.add(.put, "", prefix: prefix, to: orders, use: saveOrder)
+        table.add(.get, "", prefix: prefix, to: orders, use: listOrders)
+        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: containsOrder)
+        table.add(.delete, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: removeOrder)
     }
 
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
     /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
     @Sendable func saveOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try await financeStore(for: request)
+        let store = try financeStore(context)
         if let type = request.headers[.contentType] {
             let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
             guard Self.archiveMediaTypes.contains(essence) else {
@@ -58,7 +60,7 @@ struct MerchantRoutes: Sendable {
     /// `GET /api/v1/orders/{type}/{id}[?updatedDate=RFC3339]`: containsOrder and the stored
     /// facts; `404` with `"result": "notFound"` when not stored (or not the key's type).
     @Sendable func containsOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try await financeStore(for: request)
+        let store = try financeStore(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         var updatedAt: RFC3339Timestamp?
         if let text = request.uri.queryParameters.get("updatedDate") {
@@ -78,7 +80,7 @@ struct MerchantRoutes: Sendable {
     /// `GET /api/v1/orders?type=T&limit=N&cursor=C`: the key's orders, most recently updated
     /// first, a page at a time.
     @Sendable func listOrders(_ request: Request, context: Context) async throws -> Response {
-        let store = try await financeStore(for: request)
+        let store = try financeStore(context)
         let parameters = request.uri.queryParameters
         var limit = 100
         if let text = parameters.get("limit") {
@@ -103,7 +105,7 @@ struct MerchantRoutes: Sendable {
     /// `DELETE /api/v1/orders/{type}/{id}`: `200 {"removed": true}`, or `404` with
     /// `"removed": false`.
     @Sendable func removeOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try await financeStore(for: request)
+        let store = try financeStore(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         let removed = try await store.removeOrder(identifier)
         return Response.json(
@@ -116,11 +118,10 @@ struct MerchantRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: MerchantOpenAPI.document)))
     }
 
-    /// The client the request's API key acts as.
-    private func financeStore(for request: Request) async throws -> FinanceStore {
-        guard let token = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]),
-            let key = try await wallet.authenticateAPIKey(token)
-        else { throw ServiceRequestError.unauthenticated }
+    /// The client the request's API key acts as (``APIKeyAuthenticator`` put the key in the
+    /// context).
+    private func financeStore(_ context: Context) throws -> FinanceStore {
+        guard let key = context.apiKey else { throw ServiceRequestError.unauthenticated }
         return wallet.financeStore(for: key.client)
     }
 }

@@ -65,6 +65,18 @@ struct PostgresSQLConnection: SQLConnection {
         return results
     }
 
+    func fetchOne<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> T? {
+        try await fetch(sql, arguments, reusable: true, decode).first
+    }
+
+    func integer(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64? {
+        try await firstInteger(sql, arguments)
+    }
+
+    func text(_ sql: String, _ arguments: [SQLValue]) async throws -> String? {
+        try await firstText(sql, arguments)
+    }
+
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
         do {
             try await connection.run(sql, arguments, logger: logger)

@@ -48,10 +48,32 @@ struct SQLiteDialect: SQLDialect {
         try (connection as? SQLiteConnection)?.onDatabase(FreePages.release)
     }
 
-    /// `$1` → `?1`: the repositories write PostgreSQL's numbered placeholders, which SQLite reads
-    /// as named ones numbered by first appearance; `?NNN` keeps the number.
+    /// The statement as SQLite binds it. The repositories write PostgreSQL's numbered
+    /// placeholders, which SQLite reads as named ones, numbered in order of first appearance:
+    /// when they first appear as `$1`, `$2`, … in order (most statements), that is already their
+    /// number and the text is used as it is, without a copy; otherwise `$n` becomes `?n`, which
+    /// SQLite binds by its number.
     static func numbered(_ sql: String) -> String {
-        guard sql.utf8.contains(UInt8(ascii: "$")) else { return sql }
+        var highest = 0
+        var number = 0
+        var inPlaceholder = false
+        var inOrder = true
+        for byte in sql.utf8 {
+            if inPlaceholder, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                number = number * 10 + Int(byte - UInt8(ascii: "0"))
+                continue
+            }
+            if inPlaceholder {
+                if number > highest + 1 { inOrder = false } else { highest = max(highest, number) }
+                inPlaceholder = false
+            }
+            if byte == UInt8(ascii: "$") {
+                inPlaceholder = true
+                number = 0
+            }
+        }
+        if inPlaceholder, number > highest + 1 { inOrder = false }
+        guard !inOrder else { return sql }
         var bytes = Array(sql.utf8)
         for index in bytes.indices where bytes[index] == UInt8(ascii: "$") {
             if index + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) {

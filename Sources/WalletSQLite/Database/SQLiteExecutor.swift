@@ -71,6 +71,27 @@ struct SQLiteConnection: SQLConnection {
         }
     }
 
+    func fetchOne<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> T? {
+        try run(sql, reusable: true) { statement in
+            // The row is a view of the cursor's statement: read it while the cursor lives.
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            return try withExtendedLifetime(cursor) { try cursor.next().map(decode) }
+        }
+    }
+
+    /// One value, without a row: GRDB's value cursors read the column in place.
+    func integer(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64? {
+        try run(sql, reusable: true) { statement in
+            try Int64?.fetchOne(statement, arguments: StatementArguments(arguments)) ?? nil
+        }
+    }
+
+    func text(_ sql: String, _ arguments: [SQLValue]) async throws -> String? {
+        try run(sql, reusable: true) { statement in
+            try String?.fetchOne(statement, arguments: StatementArguments(arguments)) ?? nil
+        }
+    }
+
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
         try run(sql, reusable: reusable) { statement in try statement.execute(arguments: StatementArguments(arguments)) }
     }

@@ -100,13 +100,15 @@ package final class SQLOrderRepository: OrderRepository {
         of identifier: FullyQualifiedOrderIdentifier
     ) async throws(OrderStoreError) -> RFC3339Timestamp? {
         guard StorableText.isExact(identifier) else { return nil }
-        return try await reportingOrderStoreErrors {
-            try await executor.read { connection in
-                try await connection.fetchOne(
+        do {
+            let text = try await executor.read { connection in
+                try await connection.text(
                     "SELECT updatedAt FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
-                    OrderColumns.key(identifier)
-                ) { try RFC3339Timestamp(stored: $0.text(0)) }
+                    OrderColumns.key(identifier))
             }
+            return try text.map { text throws(OrderStoreError) in try RFC3339Timestamp(stored: text) }
+        } catch {
+            throw OrderStoreError(backendFailure: error)
         }
     }
 
@@ -158,7 +160,7 @@ package final class SQLOrderRepository: OrderRepository {
                 // Always one row: the restriction and the order each joined to it (placeholders
                 // when there is none). This is every device request's read.
                 let lookup = try await connection.fetchOne(
-                    sql, [.text(DataType.orders.rawValue)] + key + ServedOrderLookup.placeholders
+                    sql, ServedOrderLookup.placeholders + [.text(DataType.orders.rawValue)] + key
                 ) { row in
                     try ServedOrderLookup.decoded(
                         identifier: identifier, exists: exact && row.bool(1),
@@ -174,10 +176,10 @@ package final class SQLOrderRepository: OrderRepository {
 
     private static func servedSQL(archive: Bool, dialect: any SQLDialect) -> String {
         """
-        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "$4", archive: archive))
-        FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $1
+        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "$1", archive: archive))
+        FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $4
         LEFT JOIN orders o \(dialect.servedOrderIndex(includingArchive: archive))
-            ON o.orderTypeIdentifier = $2 AND o.orderIdentifier = $3
+            ON o.orderTypeIdentifier = $5 AND o.orderIdentifier = $6
         """
     }
 

@@ -14,6 +14,15 @@ package protocol SQLConnection: Sendable {
     ) async throws
         -> [T]
 
+    /// Runs one statement and decodes its first row; nil when it returns none.
+    func fetchOne<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> T?
+
+    /// The first column of the first row as an integer; nil when there is no row or it is NULL.
+    func integer(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64?
+
+    /// The first column of the first row as text; nil when there is no row or it is NULL.
+    func text(_ sql: String, _ arguments: [SQLValue]) async throws -> String?
+
     /// Runs one statement for its effect. Statements that must tell whether they changed a row
     /// say `RETURNING 1` and are fetched.
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws
@@ -28,18 +37,13 @@ extension SQLConnection {
         try await execute(sql, arguments, reusable: true)
     }
 
-    /// The first row, decoded; nil when there is none.
-    package func fetchOne<T>(
-        _ sql: String, _ arguments: [SQLValue] = [], _ decode: (any SQLRow) throws -> T
-    ) async throws
-        -> T?
-    {
-        try await fetch(sql, arguments, reusable: true, decode).first
+    package func fetchOne<T>(_ sql: String, _ decode: (any SQLRow) throws -> T) async throws -> T? {
+        try await fetchOne(sql, [], decode)
     }
 
     /// Whether the statement returned a row (`SELECT 1 …`, `… RETURNING 1`).
     package func returnsRow(_ sql: String, _ arguments: [SQLValue] = []) async throws -> Bool {
-        try await !fetch(sql, arguments, reusable: true) { _ in () }.isEmpty
+        try await fetchOne(sql, arguments) { _ in () } != nil
     }
 
     /// How many rows the statement returned (`DELETE … RETURNING 1`).
@@ -47,13 +51,20 @@ extension SQLConnection {
         try await fetch(sql, arguments, reusable: true) { _ in () }.count
     }
 
-    /// The first column of the first row as an integer; nil when there is no row or it is NULL.
-    package func integer(_ sql: String, _ arguments: [SQLValue] = []) async throws -> Int64? {
-        try await fetch(sql, arguments, reusable: true) { try $0.optionalInteger(0) }.first ?? nil
+    package func integer(_ sql: String) async throws -> Int64? {
+        try await integer(sql, [])
     }
 
-    /// The first column of the first row as text; nil when there is no row or it is NULL.
-    package func text(_ sql: String, _ arguments: [SQLValue] = []) async throws -> String? {
-        try await fetch(sql, arguments, reusable: true) { try $0.optionalText(0) }.first ?? nil
+    package func text(_ sql: String) async throws -> String? {
+        try await text(sql, [])
+    }
+
+    /// ``integer(_:_:)`` and ``text(_:_:)`` for a backend without a faster way.
+    package func firstInteger(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64? {
+        try await fetchOne(sql, arguments) { try $0.optionalInteger(0) } ?? nil
+    }
+
+    package func firstText(_ sql: String, _ arguments: [SQLValue]) async throws -> String? {
+        try await fetchOne(sql, arguments) { try $0.optionalText(0) } ?? nil
     }
 }

@@ -1,12 +1,8 @@
 import ArgumentParser
 import Foundation
-import HummingbirdCore
 import Logging
-import NIOCore
-import NIOSSL
 import OrderPush
 import OrdersService
-import ServiceLifecycle
 import WalletOrders
 import WalletPrimitives
 
@@ -103,49 +99,36 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Orders.logLevel(default: .info)
         var limits = ServiceLimits.default
         limits.requestReadTimeout = .seconds(requestTimeout)
-        // Credentials first: a file that cannot be used stops `serve` before it creates a store.
-        let server = try server(limits: limits)
-        let sender = try push.sender(logger: logger)
-        let wallet: WalletStore
+        var configuration = OrdersServer.Configuration(
+            host: host, port: port, idleTimeout: .seconds(idleTimeout), shutdownTimeout: .seconds(shutdownTimeout),
+            cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
+            service: OrdersService.Configuration(basePath: basePath, limits: limits, logger: logger))
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = OrdersServer.TLSCredentials(
+                certificateChainPEM: try FileInput.contents(of: tlsCertificate, what: "TLS certificate"),
+                privateKeyPEM: try FileInput.contents(of: tlsKey, what: "TLS key"), certificateSource: tlsCertificate,
+                keySource: tlsKey)
+        }
+        let server: OrdersServer
         do {
-            wallet = try await storeOptions.wallet(
-                create: true, trust: trust,
-                registrationLimits: RegistrationLimits(devicesPerOrder: devicesPerOrder, ordersPerDevice: ordersPerDevice))
+            // Credentials first: a file that cannot be used stops `serve` before it creates a store.
+            server = try OrdersServer(configuration: configuration)
         } catch {
-            try? await (sender as? APNsClient)?.shutdown()
-            throw error
+            throw CommandFailure(error.description)
         }
-        let metrics = ServiceMetrics()
-        let service = OrdersService(
-            wallet: wallet,
-            configuration: OrdersService.Configuration(basePath: basePath, limits: limits, metrics: metrics, logger: logger))
-        let drainer = OutboxDrainer(
-            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
-            onOutcome: metrics.recordPush(outcome:))
-        let host = self.host
+        let wallet = try await storeOptions.wallet(
+            create: true, trust: trust,
+            registrationLimits: RegistrationLimits(devicesPerOrder: devicesPerOrder, ordersPerDevice: ordersPerDevice),
+            poolRunByOwner: true)
         let scheme = tlsCertificate == nil ? "http" : "https"
-        let application = service.application(host: host, port: port, server: server, services: [drainer]) { port in
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            Output.line("listening on \(scheme)://\(shownHost):\(port)")
-        }
-        var configuration = ServiceGroupConfiguration(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = .seconds(shutdownTimeout)
-        configuration.maximumCancellationDuration = .seconds(ShutdownWatchdog.cancellationTime)
+        let shownHost = host.contains(":") ? "[\(host)]" : host
         let watchdog = ShutdownWatchdog(gracePeriod: shutdownTimeout)
         var failure: CommandFailure?
         do {
-            try await ServiceGroup(configuration: configuration).run()
-        } catch let error as IOError {
-            // Binding fails before anything is served: the port is taken, or not ours to use.
-            failure = CommandFailure("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
-        } catch is SocketAddressError.UnknownHost {
-            failure = CommandFailure("cannot listen on \(host):\(port): no such host or address")
+            try await server.run(wallet: wallet) { port in Output.line("listening on \(scheme)://\(shownHost):\(port)") }
         } catch {
-            failure = CommandFailure("the service stopped: \(error)")
+            failure = CommandFailure(error.description)
         }
-        try? await (sender as? APNsClient)?.shutdown()
-        try? await wallet.backend.close()
         LogSink.standardError.flush(timeout: .seconds(ShutdownWatchdog.logFlushTime))
         withExtendedLifetime(watchdog) {}
         if let failure { throw failure }
@@ -191,7 +174,8 @@ struct PushOptions: ParsableArguments {
         }
     }
 
-    func sender(logger: Logger) throws -> any PushSender {
+    /// APNs's configuration, or nil without credentials (pushes are then logged).
+    func configuration() throws -> APNsConfiguration? {
         let authentication: APNsConfiguration.Authentication
         if let certificate, let key {
             authentication = .certificate(
@@ -202,40 +186,9 @@ struct PushOptions: ParsableArguments {
                 p8: try FileInput.contents(of: p8, what: "APNs key"), keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier
             )
         } else {
-            return RecordingPushSender(logger: logger)
+            return nil
         }
-        let apns = environment == .sandbox ? APNsConfiguration.Environment.sandbox : .production
-        do {
-            return try APNsClient(
-                configuration: APNsConfiguration(environment: apns, authentication: authentication), logger: logger)
-        } catch {
-            throw CommandFailure("cannot use the APNs credentials: \(error)")
-        }
-    }
-}
-
-extension ServeCommand {
-    /// HTTP/1.1, over TLS with `--tls-certificate` and `--tls-key`.
-    func server(limits: ServiceLimits) throws -> HTTPServerBuilder {
-        let idle = Duration.seconds(idleTimeout)
-        guard let tlsCertificate, let tlsKey else { return OrdersService.server(idleTimeout: idle, limits: limits) }
-        let chainPEM = try FileInput.contents(of: tlsCertificate, what: "TLS certificate")
-        let keyPEM = try FileInput.contents(of: tlsKey, what: "TLS key")
-        // NIOSSL's errors name no file ("failedToLoadCertificate"): say which one is wrong.
-        guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(chainPEM)), !chain.isEmpty else {
-            throw CommandFailure("\(tlsCertificate) holds no PEM certificate")
-        }
-        guard let key = try? NIOSSLPrivateKey(bytes: Array(keyPEM), format: .pem) else {
-            throw CommandFailure("\(tlsKey) holds no PEM private key (an encrypted key is not supported)")
-        }
-        do {
-            return try OrdersService.server(
-                tls: TLSConfiguration.makeServerConfiguration(
-                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)), idleTimeout: idle,
-                limits: limits)
-        } catch {
-            throw CommandFailure("cannot use the TLS certificate and key (\(tlsCertificate), \(tlsKey)): \(error)")
-        }
+        return APNsConfiguration(environment: environment == .sandbox ? .sandbox : .production, authentication: authentication)
     }
 }
 

@@ -50,11 +50,12 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store with this deployment's configuration: data types from `ORDERS_DATA_TYPES`,
     /// the trust roots (commands that verify no archive take none), and the prompts the command
     /// uses. Only commands that write pass `create`: a reading command never creates a store (a
-    /// missing one is "there is no store at …", exit 2).
+    /// missing one is "there is no store at …", exit 2). `poolRunByOwner`: a PostgreSQL pool is
+    /// run by the caller's `ServiceGroup` (`orders serve`), not by a task of the backend's own.
     func wallet(
         create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
-        registrationLimits: RegistrationLimits = .default
+        registrationLimits: RegistrationLimits = .default, poolRunByOwner: Bool = false
     ) async throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
@@ -63,7 +64,9 @@ struct StoreOptions: ParsableArguments {
         if let url = try databaseURL {
             var logger = Logger(label: "orders.postgres")
             logger.logLevel = .error
-            let backend = try await PostgresBackend.open(url, options: .init(createIfMissing: create), logger: logger)
+            let backend = try await PostgresBackend.open(
+                url, options: .init(createIfMissing: create, poolLifetime: poolRunByOwner ? .runByOwner : .untilClosed),
+                logger: logger)
             return WalletStore(backend: backend, configuration: configuration)
         }
         return try WalletStore(path: try path, configuration: configuration, createIfMissing: create)

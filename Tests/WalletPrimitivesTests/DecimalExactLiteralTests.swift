@@ -1,5 +1,4 @@
 import Foundation
-import OrderPackage
 import Testing
 import WalletPrimitives
 

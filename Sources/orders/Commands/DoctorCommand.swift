@@ -3,6 +3,7 @@ import Foundation
 import WalletOrders
 import WalletPostgres
 import WalletPrimitives
+import WalletSQLite
 import WalletWire
 
 /// `orders doctor`: checks a store file for damage without changing it.

@@ -1,5 +1,4 @@
 import Foundation
-import OrderPackage
 import Testing
 import WalletPrimitives
 
@@ -14,13 +13,4 @@ struct MessageTextTests {
         #expect(MessageText.escapingControlCharacters("x\ty\n\u{7F}", except: ["\n"]) == #"x\u{9}y"# + "\n" + #"\u{7F}"#)
     }
 
-    @Test("order.json values in findings are quoted the same way")
-    func findings() {
-        let url = String(repeating: "x", count: 50_000)
-        let json = #"{"merchant": {"url": "\#(url)"}}"#
-        let report = OrderValidator().validate(Data(json.utf8))
-        let message = report.errors.first { $0.path == "merchant.url" }?.message ?? ""
-        #expect(message.contains("… (50000 characters)"))
-        #expect(message.count < 300)
-    }
 }

@@ -1,0 +1,186 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOSSL
+import OrderPush
+import ServiceLifecycle
+import WalletOrders
+import WalletPrimitives
+
+/// The whole `orders serve`, assembled and run: the storage backend, the APNs client, the push
+/// outbox drainer and the HTTP application, as services of one `ServiceGroup`, started in that
+/// order and shut down in the reverse one — requests finish first, then the pushes in flight,
+/// then APNs connections close, then the store.
+///
+/// ```swift
+/// var configuration = OrdersServer.Configuration(port: 8080)
+/// configuration.push = APNsConfiguration(environment: .production, authentication: credentials)
+/// let server = try OrdersServer(configuration: configuration)  // checks the credentials
+/// let wallet = try WalletStore(path: "orders.sqlite")
+/// try await server.run(wallet: wallet) { port in print("listening on \(port)") }
+/// // until SIGTERM or SIGINT; the wallet's backend is closed at the end
+/// ```
+public struct OrdersServer: Sendable {
+    /// A certificate chain and its key, as PEM, with where each came from (for messages).
+    public struct TLSCredentials: Sendable {
+        public var certificateChainPEM: Data
+        public var privateKeyPEM: Data
+        public var certificateSource: String
+        public var keySource: String
+
+        public init(certificateChainPEM: Data, privateKeyPEM: Data, certificateSource: String, keySource: String) {
+            self.certificateChainPEM = certificateChainPEM
+            self.privateKeyPEM = privateKeyPEM
+            self.certificateSource = certificateSource
+            self.keySource = keySource
+        }
+    }
+
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port; `run`'s `onListening` receives the one bound.
+        public var port: Int
+        /// HTTPS with these; HTTP without (behind a proxy that terminates TLS).
+        public var tls: TLSCredentials?
+        /// A connection that sends and receives nothing this long is closed.
+        public var idleTimeout: Duration
+        /// After SIGTERM or SIGINT, how long requests in flight may take before they are cut.
+        public var shutdownTimeout: Duration
+        /// After that, how long the services have to end once cancelled.
+        public var cancellationTimeout: Duration
+        /// APNs; without it, pushes are logged instead of sent (``OrderPush/RecordingPushSender``).
+        public var push: APNsConfiguration?
+        /// The routes' configuration: base path, limits, metrics, logger.
+        public var service: OrdersService.Configuration
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, tls: TLSCredentials? = nil, idleTimeout: Duration = .seconds(60),
+            shutdownTimeout: Duration = .seconds(10), cancellationTimeout: Duration = .seconds(3),
+            push: APNsConfiguration? = nil, service: OrdersService.Configuration = OrdersService.Configuration()
+        ) {
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.idleTimeout = idleTimeout
+            self.shutdownTimeout = shutdownTimeout
+            self.cancellationTimeout = cancellationTimeout
+            self.push = push
+            self.service = service
+        }
+    }
+
+    public let configuration: Configuration
+    private let server: HTTPServerBuilder
+
+    /// Checks the TLS and APNs credentials, so that unusable ones stop the server before a store
+    /// is opened or anything listens.
+    ///
+    /// - Throws: ``OrdersServerError`` naming the file or the credentials that cannot be used.
+    public init(configuration: Configuration) throws(OrdersServerError) {
+        self.configuration = configuration
+        server = try Self.server(configuration)
+        if let push = configuration.push {
+            do {
+                try APNsClient.check(push)
+            } catch {
+                throw OrdersServerError("cannot use the APNs credentials: \(error)")
+            }
+        }
+    }
+
+    /// Serves `wallet` until SIGTERM or SIGINT, then stops in order (see ``OrdersServer``) and
+    /// closes its backend. `onListening` receives the bound port once the server listens.
+    ///
+    /// - Throws: ``OrdersServerError`` when the address cannot be listened on, or a service
+    ///   failed.
+    public func run(
+        wallet: WalletStore, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws(OrdersServerError) {
+        let logger = configuration.service.logger
+        var services: [any Service] = [BackendService(backend: wallet.backend)]
+        let sender: any PushSender
+        if let push = configuration.push {
+            do {
+                let apns = try APNsClient(configuration: push, logger: logger)
+                services.append(apns)
+                sender = apns
+            } catch {
+                try? await wallet.backend.close()
+                throw OrdersServerError("cannot use the APNs credentials: \(error)")
+            }
+        } else {
+            sender = RecordingPushSender(logger: logger)
+        }
+        let service = OrdersService(wallet: wallet, configuration: configuration.service)
+        let drainer = OutboxDrainer(
+            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
+            onOutcome: configuration.service.metrics.recordPush(outcome:))
+        let application = service.application(
+            host: configuration.host, port: configuration.port, server: server, onServerRunning: onListening)
+        services += [drainer, application]
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        group.maximumCancellationDuration = configuration.cancellationTimeout
+        let address = "\(configuration.host):\(configuration.port)"
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as IOError {
+            // Binding fails before anything is served: the port is taken, or not ours to use.
+            throw OrdersServerError("cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))")
+        } catch is SocketAddressError.UnknownHost {
+            throw OrdersServerError("cannot listen on \(address): no such host or address")
+        } catch {
+            throw OrdersServerError("the service stopped: \(error)")
+        }
+    }
+
+    /// HTTP/1.1, over TLS when the configuration has credentials.
+    private static func server(_ configuration: Configuration) throws(OrdersServerError) -> HTTPServerBuilder {
+        let limits = configuration.service.limits
+        guard let tls = configuration.tls else {
+            return OrdersService.server(idleTimeout: configuration.idleTimeout, limits: limits)
+        }
+        // NIOSSL's errors name no file ("failedToLoadCertificate"): say which one is wrong.
+        guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(tls.certificateChainPEM)), !chain.isEmpty else {
+            throw OrdersServerError("\(tls.certificateSource) holds no PEM certificate")
+        }
+        guard let key = try? NIOSSLPrivateKey(bytes: Array(tls.privateKeyPEM), format: .pem) else {
+            throw OrdersServerError("\(tls.keySource) holds no PEM private key (an encrypted key is not supported)")
+        }
+        do {
+            return try OrdersService.server(
+                tls: TLSConfiguration.makeServerConfiguration(
+                    certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)),
+                idleTimeout: configuration.idleTimeout, limits: limits)
+        } catch {
+            throw OrdersServerError(
+                "cannot use the TLS certificate and key (\(tls.certificateSource), \(tls.keySource)): \(error)")
+        }
+    }
+}
+
+/// Why ``OrdersServer`` could not start or stopped: one sentence naming what.
+public struct OrdersServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The storage backend as the first service of the group: it runs what the backend runs (a
+/// PostgreSQL pool opened to be run by its owner) and is closed last, after every service that
+/// uses it has stopped.
+struct BackendService: Service {
+    let backend: any StorageBackend
+
+    func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await backend.run() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        try await backend.close()
+    }
+}
