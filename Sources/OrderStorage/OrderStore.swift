@@ -1,5 +1,6 @@
 import Foundation
 import OrderPackage
+import WalletCore
 import WalletPrimitives
 
 /// The newest valid version of every order, keyed by ``FullyQualifiedOrderIdentifier``, with
@@ -17,7 +18,9 @@ import WalletPrimitives
 /// ```
 ///
 /// Everything is injected: the repository, the verifier (trust store, limits, clock), the consent
-/// prompt, and the clock stamping `addedAt`.
+/// prompt, the clock stamping `addedAt`, and the access core: with one, every method that reads
+/// or writes the store first checks that orders are available in this deployment and not
+/// restricted (``OrderStoreError/dataRestricted``), so no caller has to.
 ///
 /// Every method throws ``OrderStoreError`` and nothing else, but is declared with untyped
 /// `throws`, as FinanceStore's are: Swift 6.3 crashes compiling the natural
@@ -28,17 +31,29 @@ public struct OrderStore: Sendable {
     public let verifier: OrderVerifier
     public let consent: any OrderConsentPrompt
     public let clock: @Sendable () -> Date
+    /// Availability and restriction, checked before every read or write; nil: not checked.
+    public let access: AccessControl?
 
     public init(
         repository: any OrderRepository,
         verifier: OrderVerifier = OrderVerifier(),
         consent: any OrderConsentPrompt = AddWithoutAsking(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        access: AccessControl? = nil
     ) {
         self.repository = repository
         self.verifier = verifier
         self.consent = consent
         self.clock = clock
+        self.access = access
+    }
+
+    /// Orders are available here and not restricted: ``FinanceAccessError/dataTypeUnavailable(_:)``
+    /// (a programming error, logged), else ``OrderStoreError/dataRestricted``.
+    private func checkUsable(_ operation: String) async throws {
+        guard let access else { return }
+        try access.checkAvailable(.orders, for: operation)
+        if try await access.repository.restriction(of: .orders) != nil { throw OrderStoreError.dataRestricted }
     }
 
     /// Verifies `signedArchive` fully, asks the consent prompt, and stores it when it is new or
@@ -47,22 +62,25 @@ public struct OrderStore: Sendable {
     /// - Returns: `.added` when stored (or already stored byte for byte), `.newerExisting` when a
     ///   newer version is stored, `.cancelled` when the prompt declined.
     /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report,
-    ///   `.conflictingVersion`, `.signerChanged`, or `.unavailable`. Nothing is written on any throw.
+    ///   `.conflictingVersion`, `.signerChanged`, `.dataRestricted` or a storage error. Nothing is
+    ///   written on any throw.
     public func saveOrder(signedArchive: Data) async throws -> SaveOrderResult {
-        try await saveOrder(prepareOrder(signedArchive: signedArchive))
+        switch prepareOrder(signedArchive: signedArchive) {
+        case .valid(let prepared): return try await saveOrder(prepared)
+        case .invalid(let report): throw OrderStoreError.invalidArchive(report)
+        }
     }
 
     /// The first half of ``saveOrder(signedArchive:)``: verification, which needs no store and may
-    /// run for many archives in parallel. Save the results with ``saveOrder(_:)`` in the order
-    /// they should apply.
-    ///
-    /// - Throws: ``OrderStoreError/invalidArchive(_:)`` with the verification report.
-    public func prepareOrder(signedArchive: Data) throws -> PreparedOrder {
+    /// run for many archives in parallel — a verdict, not an error: the order ready to save, or
+    /// the report saying why it cannot be. Save the valid ones with ``saveOrder(_:)`` in the
+    /// order they should apply.
+    public func prepareOrder(signedArchive: Data) -> OrderPreparation {
         let report = verifier.verify(signedArchive)
         guard let candidate = OrderCandidate(archive: signedArchive, report: report), let order = report.order else {
-            throw OrderStoreError.invalidArchive(report)
+            return .invalid(report)
         }
-        return PreparedOrder(candidate: candidate, order: order, report: report)
+        return .valid(PreparedOrder(candidate: candidate, order: order, report: report))
     }
 
     /// The second half of ``saveOrder(signedArchive:)``: consent, then one transaction.
@@ -77,6 +95,7 @@ public struct OrderStore: Sendable {
     public func saveOrderWithDecision(
         _ prepared: PreparedOrder
     ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
+        try await checkUsable("saveOrder")
         let candidate = prepared.candidate
         // Decide before asking: nobody is asked about an order that would not be written.
         let stored = try await repository.currentVersion(of: candidate.identifier)
@@ -105,6 +124,7 @@ public struct OrderStore: Sendable {
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
     ) async throws -> ContainsOrderResult {
+        try await checkUsable("containsOrder")
         guard let stored = try await repository.currentUpdatedAt(of: identifier) else { return .notFound }
         guard let updatedDate else { return .exists }
         // Subtract in Date's own reference frame: whole seconds first (exact), then the fraction.
@@ -119,43 +139,51 @@ public struct OrderStore: Sendable {
     public func containsOrder(
         matching identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
     ) async throws -> ContainsOrderResult {
-        ContainsOrderResult(stored: try await repository.currentUpdatedAt(of: identifier), comparedWith: updatedAt)
+        try await checkUsable("containsOrder")
+        return ContainsOrderResult(stored: try await repository.currentUpdatedAt(of: identifier), comparedWith: updatedAt)
     }
 
     /// The current version's metadata.
     public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
-        try await repository.currentVersion(of: identifier)
+        try await checkUsable("order")
+        return try await repository.currentVersion(of: identifier)
     }
 
     /// The current version decoded, for display; nil when the order is not stored.
     public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Order? {
+        try await checkUsable("decodedOrder")
         guard let json = try await repository.orderJSON(of: identifier) else { return nil }
         return OrderValidator(maximumJSONDepth: verifier.limits.maximumJSONDepth).validate(json).order
     }
 
     /// The stored archive, byte for byte as it was saved.
     public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
-        try await repository.archive(of: identifier)
+        try await checkUsable("archive")
+        return try await repository.archive(of: identifier)
     }
 
     public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
-        try await repository.orders(matching: query)
+        try await checkUsable("orders")
+        return try await repository.orders(matching: query)
     }
 
     /// How many stored orders match `query`, its limit and offset aside: the size of the whole
     /// listing that ``orders(matching:)`` pages through.
     public func countOrders(matching query: OrderQuery = OrderQuery()) async throws -> Int {
-        try await repository.countOrders(matching: query)
+        try await checkUsable("countOrders")
+        return try await repository.countOrders(matching: query)
     }
 
     /// Every version, oldest first; the last one is current.
     public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
-        try await repository.history(of: identifier)
+        try await checkUsable("history")
+        return try await repository.history(of: identifier)
     }
 
     /// Deletes the order and its history; returns whether it was stored.
     public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
-        try await repository.remove(identifier)
+        try await checkUsable("removeOrder")
+        return try await repository.remove(identifier)
     }
 
     static func result(

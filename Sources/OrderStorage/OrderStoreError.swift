@@ -2,8 +2,9 @@ import OrderPackage
 import WalletCore
 import WalletPrimitives
 
-/// Why an order could not be saved or the store could not be used. Each case has a stable
-/// ``code`` (documented in docs/error-codes.md and printed by the CLI).
+/// Why an order could not be saved. Each case has a stable ``code`` (documented in
+/// docs/error-codes.md and printed by the CLI). That the store itself could not be used is
+/// ``WalletCore/StorageError``, the library's one storage error, wherever it happens.
 public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     /// The archive failed verification; the report says why. Nothing was written.
     case invalidArchive(VerificationReport)
@@ -12,27 +13,20 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     case conflictingVersion(FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp)
     /// The update is signed by another team than the stored version. Nothing was written.
     case signerChanged(FullyQualifiedOrderIdentifier, storedTeam: String, incomingTeam: String)
-    /// The store could not be opened, read or written (I/O, permissions, a damaged file, or
-    /// another process holding the write lock past the busy timeout).
-    case unavailable(reason: String)
-    /// The store file is damaged (SQLite found corruption); `reason` says what to do.
-    case corrupt(reason: String)
     /// A new device registration would pass a bound of ``RegistrationLimits``. Nothing was written.
     case registrationLimit(RegistrationLimitError)
-
-    /// The store error for a ``WalletCore/StorageError``.
-    public init(_ error: StorageError) {
-        self = error.isCorrupt ? .corrupt(reason: error.reason) : .unavailable(reason: error.reason)
-    }
+    /// Orders are restricted for now (`WalletStore.setRestricted(.orders, true)`): nothing was
+    /// read or changed. (A client's ``FinanceStore``-style API reports FinanceKit's
+    /// `FinanceError.dataRestricted(.orders)` instead.)
+    case dataRestricted
 
     public var code: String {
         switch self {
         case .invalidArchive: "store.invalidArchive"
         case .conflictingVersion: "store.conflictingVersion"
         case .signerChanged: "store.signerChanged"
-        case .unavailable: "store.unavailable"
-        case .corrupt: "store.corrupt"
         case .registrationLimit: "store.registrationLimit"
+        case .dataRestricted: "store.dataRestricted"
         }
     }
 
@@ -46,10 +40,8 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
                 + "a changed order needs a later updatedAt"
         case .signerChanged(let id, let stored, let incoming):
             return "\(id.clippedDescription) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
-        case .unavailable(let reason):
-            return "the store is unavailable: \(reason)"
-        case .corrupt(let reason):
-            return "the store is damaged: \(reason)"
+        case .dataRestricted:
+            return "access to orders is restricted for now; try again later"
         case .registrationLimit(.devicesPerOrder(let limit)):
             return "the order already has \(limit) registered devices, the most it may have; unregister one first"
         case .registrationLimit(.ordersPerDevice(let limit)):
@@ -71,7 +63,7 @@ extension OrderStoreError: WalletError {
         switch self {
         case .invalidArchive: .invalidInput
         case .conflictingVersion, .signerChanged, .registrationLimit: .conflict
-        case .unavailable, .corrupt: .storage
+        case .dataRestricted: .restricted
         }
     }
 }

@@ -11,3 +11,18 @@ public struct PreparedOrder: Sendable {
 
     public var identifier: FullyQualifiedOrderIdentifier { candidate.identifier }
 }
+
+/// What ``OrderStore/prepareOrder(signedArchive:)`` found: an order ready to save, or the
+/// verification report of one that cannot be saved.
+public enum OrderPreparation: Sendable {
+    case valid(PreparedOrder)
+    case invalid(VerificationReport)
+
+    /// The report either way.
+    public var report: VerificationReport {
+        switch self {
+        case .valid(let prepared): prepared.report
+        case .invalid(let report): report
+        }
+    }
+}

@@ -133,13 +133,16 @@ public final class FinanceStore: Sendable {
     /// `notEntitled(_:orderTypeIdentifier:)`.
     public func saveOrder(signedArchive: Data) async throws -> SaveOrderResult {
         try await wallet.control.checkUsable(.orders, for: "saveOrder")
-        return try await saveOrder(wallet.orders.prepareOrder(signedArchive: signedArchive))
+        switch prepareOrder(signedArchive: signedArchive) {
+        case .valid(let prepared): return try await saveOrder(prepared)
+        case .invalid(let report): throw OrderStoreError.invalidArchive(report)
+        }
     }
 
-    /// Verification alone (see `prepareOrder(signedArchive:)`), for
-    /// verifying many archives in parallel before saving them in order with ``saveOrder(_:)``.
-    public func prepareOrder(signedArchive: Data) throws -> PreparedOrder {
-        try wallet.orders.prepareOrder(signedArchive: signedArchive)
+    /// Verification alone (see `OrderStore.prepareOrder(signedArchive:)`), for verifying many
+    /// archives in parallel before saving the valid ones in order with ``saveOrder(_:)``.
+    public func prepareOrder(signedArchive: Data) -> OrderPreparation {
+        wallet.clientOrders.prepareOrder(signedArchive: signedArchive)
     }
 
     /// The second half of ``saveOrder(signedArchive:)``: entitlement, consent, the transaction.
@@ -157,7 +160,7 @@ public final class FinanceStore: Sendable {
         guard try await wallet.access.access(for: client).orderTypeIdentifiers.contains(type) else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: type)
         }
-        return try await wallet.orders.saveOrderWithDecision(prepared)
+        return try await wallet.clientOrders.saveOrderWithDecision(prepared)
     }
 
     /// `containsOrder(matching:updatedDate:)`; `.notFound` for order
@@ -166,7 +169,7 @@ public final class FinanceStore: Sendable {
         matching fullyQualifiedOrderIdentifier: FullyQualifiedOrderIdentifier, updatedDate: Date? = nil
     ) async throws -> ContainsOrderResult {
         guard try await mayContain(fullyQualifiedOrderIdentifier) else { return .notFound }
-        return try await wallet.orders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedDate: updatedDate)
+        return try await wallet.clientOrders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedDate: updatedDate)
     }
 
     /// ``containsOrder(matching:updatedDate:)`` comparing RFC 3339 text exactly (a server addition).
@@ -174,7 +177,7 @@ public final class FinanceStore: Sendable {
         matching fullyQualifiedOrderIdentifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp
     ) async throws -> ContainsOrderResult {
         guard try await mayContain(fullyQualifiedOrderIdentifier) else { return .notFound }
-        return try await wallet.orders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedAt: updatedAt)
+        return try await wallet.clientOrders.containsOrder(matching: fullyQualifiedOrderIdentifier, updatedAt: updatedAt)
     }
 
     // MARK: - Stored orders (server additions)
@@ -182,12 +185,12 @@ public final class FinanceStore: Sendable {
     /// The client's page of stored orders: `orders(matching:)` limited to
     /// the order types it is entitled to.
     public func orders(matching query: OrderQuery = OrderQuery()) async throws -> [StoredOrder] {
-        try await wallet.orders.orders(matching: try await entitledQuery(query, for: "orders"))
+        try await wallet.clientOrders.orders(matching: try await entitledQuery(query, for: "orders"))
     }
 
     /// How many of the client's stored orders match `query`, its limit and offset aside.
     public func countOrders(matching query: OrderQuery = OrderQuery()) async throws -> Int {
-        try await wallet.orders.countOrders(matching: try await entitledQuery(query, for: "countOrders"))
+        try await wallet.clientOrders.countOrders(matching: try await entitledQuery(query, for: "countOrders"))
     }
 
     /// `query` narrowed to the order types the client is entitled to.
@@ -202,32 +205,32 @@ public final class FinanceStore: Sendable {
     /// The stored order, or nil when it is not stored or of a type the client is not entitled to.
     public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
         guard try await mayContain(identifier) else { return nil }
-        return try await wallet.orders.order(identifier)
+        return try await wallet.clientOrders.order(identifier)
     }
 
     /// The decoded `order.json` of the current version, under the same rule as ``order(_:)``.
     public func decodedOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Order? {
         guard try await mayContain(identifier) else { return nil }
-        return try await wallet.orders.decodedOrder(identifier)
+        return try await wallet.clientOrders.decodedOrder(identifier)
     }
 
     /// The stored archive, byte for byte, under the same rule as ``order(_:)``.
     public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         guard try await mayContain(identifier) else { return nil }
-        return try await wallet.orders.archive(identifier)
+        return try await wallet.clientOrders.archive(identifier)
     }
 
     /// Every version, oldest first; empty under the same rule as ``order(_:)``.
     public func history(_ identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
         guard try await mayContain(identifier) else { return [] }
-        return try await wallet.orders.history(identifier)
+        return try await wallet.clientOrders.history(identifier)
     }
 
     /// Removes the order and its history when the client is entitled to its type; false when
     /// nothing was removed.
     public func removeOrder(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
         guard try await mayContain(identifier) else { return false }
-        return try await wallet.orders.removeOrder(identifier)
+        return try await wallet.clientOrders.removeOrder(identifier)
     }
 
     // MARK: - Helpers

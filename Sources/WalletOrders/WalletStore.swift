@@ -24,9 +24,13 @@ public final class WalletStore: Sendable {
     public let configuration: WalletConfiguration
     /// Where the data lives: the embedded SQLite file, or another `StorageBackend`.
     public let backend: any StorageBackend
-    /// The order store without client entitlements: the operator's view.
+    /// The order store without client entitlements: the operator's view. It checks that orders
+    /// are available and not restricted before every read or write.
     public let orders: OrderStore
     public let control: AccessControl
+    /// The same store without those checks, for ``FinanceStore``, which makes FinanceKit's own
+    /// (and reports a restriction as `FinanceError.dataRestricted`).
+    let clientOrders: OrderStore
 
     var access: any AccessRepository { backend.access }
     var finance: any FinanceDataRepository { backend.finance }
@@ -45,11 +49,14 @@ public final class WalletStore: Sendable {
     public init(backend: any StorageBackend, configuration: WalletConfiguration) {
         self.configuration = configuration
         self.backend = backend
-        orders = OrderStore(
-            repository: backend.orders, verifier: configuration.verifier, consent: configuration.orderConsent,
-            clock: configuration.clock)
         control = AccessControl(
             availability: configuration.availability, repository: backend.access, logger: configuration.logger)
+        orders = OrderStore(
+            repository: backend.orders, verifier: configuration.verifier, consent: configuration.orderConsent,
+            clock: configuration.clock, access: control)
+        clientOrders = OrderStore(
+            repository: backend.orders, verifier: configuration.verifier, consent: configuration.orderConsent,
+            clock: configuration.clock)
     }
 
     /// FinanceKit's API for one client.

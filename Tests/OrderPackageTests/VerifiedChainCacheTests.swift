@@ -85,10 +85,10 @@ struct VerifiedChainCacheTests {
             try X509Certificate(der: pemBody(SigningTests.pki("\($0).pem")))
         }
         let root = try X509Certificate(der: pemBody(SigningTests.pki("root.pem")))
-        for leaf in leaves { cache.remember([leaf, root], of: leaf) }
+        for leaf in leaves { cache.remember([[leaf, root]], of: leaf) }
         #expect(cache.count == 1)
-        #expect(cache.chain(of: leaves[2], candidates: [], at: nil)?.subjects.count == 2)
-        #expect(cache.chain(of: leaves[0], candidates: [], at: nil) == nil)
+        #expect(cache.chains(of: leaves[2], candidates: [])?.first?.subjects.count == 2)
+        #expect(cache.chains(of: leaves[0], candidates: []) == nil)
     }
 
     /// The DER inside a one-certificate PEM file.

@@ -32,7 +32,7 @@ struct ErrorCatalogTests {
             OrderStoreError.invalidArchive(VerificationReport(oversizedArchiveOf: nil, limit: 1)),
             OrderStoreError.conflictingVersion(id, updatedAt: timestamp),
             OrderStoreError.signerChanged(id, storedTeam: "A", incomingTeam: "B"),
-            OrderStoreError.unavailable(reason: "r"), OrderStoreError.corrupt(reason: "r"),
+            OrderStoreError.dataRestricted,
             OrderStoreError.registrationLimit(.devicesPerOrder(limit: 1)),
             StorageError(reason: "r"), StorageError(reason: "r", isCorrupt: true),
             FinanceError.dataRestricted(.orders), FinanceError.historyTokenInvalid, FinanceError.unknown,

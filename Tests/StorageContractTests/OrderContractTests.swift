@@ -14,7 +14,7 @@ struct OrderContractTests {
         let backend = try await factory.make()
         let store = try OrderFixtures.store(on: backend)
         func candidate(_ updatedAt: String, signer: String = "order", status: String = "open") throws -> OrderCandidate {
-            try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: updatedAt, status: status, signer: signer))
+            try store.prepared(signedArchive: OrderFixtures.archive(updatedAt: updatedAt, status: status, signer: signer))
                 .candidate
         }
         let first = try candidate("2026-01-15T09:30:00Z")

@@ -15,7 +15,7 @@ struct TransactionContractTests {
     @Test("an order saved and a client entitled in one unit of work commit together", arguments: BackendFactory.all)
     func commits(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()
-        let candidate = try OrderFixtures.store(on: backend).prepareOrder(signedArchive: OrderFixtures.archive()).candidate
+        let candidate = try OrderFixtures.store(on: backend).prepared(signedArchive: OrderFixtures.archive()).candidate
         let decision = try await backend.withTransaction { transaction in
             let decision = try await transaction.orders.save(candidate, at: OrderFixtures.now)
             try await transaction.access.entitle(Self.client, toOrderTypes: [candidate.identifier.orderTypeIdentifier])
@@ -33,7 +33,7 @@ struct TransactionContractTests {
     @Test("when the body throws, neither the order nor the entitlement is kept", arguments: BackendFactory.all)
     func rollsBack(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()
-        let candidate = try OrderFixtures.store(on: backend).prepareOrder(signedArchive: OrderFixtures.archive()).candidate
+        let candidate = try OrderFixtures.store(on: backend).prepared(signedArchive: OrderFixtures.archive()).candidate
         await #expect(throws: Abandon.self) {
             try await backend.withTransaction { transaction in
                 _ = try await transaction.orders.save(candidate, at: OrderFixtures.now)
@@ -79,7 +79,7 @@ struct TransactionContractTests {
         let backend = try await factory.make()
         let store = try OrderFixtures.store(on: backend)
         func candidate(_ updatedAt: String) throws -> OrderCandidate {
-            try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: updatedAt)).candidate
+            try store.prepared(signedArchive: OrderFixtures.archive(updatedAt: updatedAt)).candidate
         }
         let (v1, v2, v3) = (
             try candidate("2026-01-15T09:00:00Z"), try candidate("2026-01-15T10:00:00Z"), try candidate("2026-01-15T11:00:00Z")

@@ -29,7 +29,7 @@ struct WebServiceContractTests {
                 OrderRegistration(deviceIdentifier: "d4", pushToken: "t", order: order), at: OrderFixtures.now, limits: limits)
             Issue.record("a fourth device was registered")
         } catch {
-            guard case .registrationLimit(.devicesPerOrder(limit: 3)) = error else {
+            guard let error = error as? OrderStoreError, case .registrationLimit(.devicesPerOrder(limit: 3)) = error else {
                 Issue.record("\(error)")
                 return
             }
@@ -53,7 +53,7 @@ struct WebServiceContractTests {
                 at: OrderFixtures.now, limits: limits)
             Issue.record("a third order for d1 was registered")
         } catch {
-            guard case .registrationLimit(.ordersPerDevice(limit: 2)) = error else {
+            guard case .registrationLimit(.ordersPerDevice(limit: 2))? = error as? OrderStoreError else {
                 Issue.record("\(error)")
                 return
             }
@@ -134,7 +134,7 @@ struct WebServiceContractTests {
                 deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: nil)
         ).lastModified
         func newer(_ id: String) throws -> OrderCandidate {
-            try store.prepareOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: "2026-01-16T00:00:00Z"))
+            try store.prepared(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: "2026-01-16T00:00:00Z"))
                 .candidate
         }
         let (a, b) = (try newer("A"), try newer("B"))
@@ -259,7 +259,7 @@ struct WebServiceContractTests {
         _ = try await store.saveOrder(signedArchive: OrderFixtures.archive())
         _ = try await backend.registrations.register(
             OrderRegistration(deviceIdentifier: Self.device, pushToken: "t", order: order), at: OrderFixtures.now)
-        let newer = try store.prepareOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z")).candidate
+        let newer = try store.prepared(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z")).candidate
         struct Abort: Error {}
         await #expect(throws: Abort.self) {
             try await backend.withTransaction { transaction in

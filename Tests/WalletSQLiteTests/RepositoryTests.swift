@@ -42,7 +42,7 @@ struct RepositoryTests {
             ("A", "2026-01-15T00:00:00Z"), ("A", "2026-01-16T00:00:00Z"), ("A", "2026-01-14T00:00:00Z"),
             ("B", "2026-01-15T00:00:00Z"),
         ].map { id, updatedAt in
-            try store.prepareOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: updatedAt))
+            try store.prepared(signedArchive: OrderFixtures.archive(orderIdentifier: id, updatedAt: updatedAt))
         }
         let decisions = try await repository.save(contentsOf: prepared.map(\.candidate), at: OrderFixtures.now)
         #expect(decisions == [.insert, .replace, .keepNewer, .insert])

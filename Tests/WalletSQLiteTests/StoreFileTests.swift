@@ -156,8 +156,9 @@ struct StoreFileTests {
         await #expect {
             _ = try await wallet.orders.containsOrder(matching: id)
         } throws: { error in
-            guard case .corrupt(let reason) = error as? OrderStoreError else { return false }
-            return reason.contains("orders doctor")
+            // The one storage error, wherever the damage is met (here: the restriction read).
+            guard let error = error as? StorageError, error.isCorrupt else { return false }
+            return error.reason.contains("orders doctor")
         }
     }
 }

@@ -58,7 +58,7 @@ public struct OrderSigner: Sendable {
 
     /// The order type identifier the certificate is for, if it carries Apple's marker extension.
     public var orderTypeIdentifier: String? {
-        OrderSignerPolicy.orderTypeIdentifier(of: certificate)
+        OrderTypeLeafPolicy.orderTypeIdentifier(of: certificate)
     }
 
     /// The certificate's subject OU: the team identifier.

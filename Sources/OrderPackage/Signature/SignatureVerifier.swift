@@ -1,13 +1,19 @@
 import Foundation
 import WalletPrimitives
 
-/// Verifies the detached CMS `signature` over `manifest.json`.
+/// Verifies the detached CMS `signature` over `manifest.json`, in stages (docs/order-format.md
+/// §3.4):
 ///
-/// The checks follow docs/order-format.md §3.4: parse with the CMS API (signer identified by issuer
-/// and serial number, or by subject key identifier), verify the signature math over the manifest
-/// bytes as received, build the chain from the trust store's roots with its bundled WWDR
-/// intermediates and the embedded certificates as untrusted candidates, judge validity at the
-/// requested time, then apply ``OrderSignerPolicy``.
+/// 1. ``parse(_:into:)``: the documented shape (``SignedDataLayout``), then OpenSSL's CMS parser and
+///    the embedded certificates;
+/// 2. ``verifySignature(_:of:certificates:into:)``: the signature math over the manifest bytes as
+///    received (signer by issuer and serial number, or by subject key identifier);
+/// 3. ``instant(for:now:signingTime:into:)``: the instant validity is judged at;
+/// 4. ``candidateChains(of:embedded:into:)``: every chain OpenSSL builds from the leaf to a root of
+///    the trust store, through its bundled WWDR intermediates or the embedded certificates;
+/// 5. ``accept(_:policies:)``: the first candidate every ``SignerChainPolicy`` accepts — validity at
+///    the instant, Apple's chain shape, the WWDR intermediate, the Order Type ID leaf — or the
+///    first candidate's violations.
 struct SignatureVerifier: Sendable {
     struct Outcome: Sendable {
         var signer: SignerFacts?
@@ -40,112 +46,143 @@ struct SignatureVerifier: Sendable {
     }
 
     private func verify(
-        _ signature: Data,
-        _ manifest: Data,
-        _ orderTypeIdentifier: String?,
-        _ time: VerificationTime,
-        _ now: Date,
+        _ signature: Data, _ manifest: Data, _ orderTypeIdentifier: String?, _ time: VerificationTime, _ now: Date,
         into outcome: inout Outcome
     ) throws(OpenSSLError) {
-        // The documented shape, before OpenSSL sees anything (SignedDataLayout says why).
+        guard let parsed = parse(signature, into: &outcome),
+            let leaf = try verifySignature(parsed.cms, of: manifest, certificates: parsed.embedded, into: &outcome)
+        else { return }
+        var facts = SignerFacts(
+            subject: leaf.subjectDescription, teamIdentifier: leaf.organizationalUnit,
+            orderTypeIdentifier: OrderTypeLeafPolicy.orderTypeIdentifier(of: leaf), notBefore: leaf.notBefore,
+            notAfter: leaf.notAfter, chain: [], digestAlgorithm: parsed.layout.digestAlgorithm.name)
+        defer { outcome.signer = facts }
+        let instant = instant(for: time, now: now, signingTime: outcome.signingTime, into: &outcome)
+        let policies = [any SignerChainPolicy].orderSigner(orderTypeIdentifier: orderTypeIdentifier, instant: instant)
+        // Chains built before are tried first; when none is accepted, every chain is built again
+        // (an intermediate offered now may complete one they lack).
+        if let remembered = trustStore.verifiedChains.chains(of: leaf, candidates: candidates(parsed.embedded)),
+            let chain = remembered.first(where: { policies.violations(of: $0.certificates).isEmpty })
+        {
+            facts.chain = chain.subjects
+            return
+        }
+        guard let chains = try candidateChains(of: leaf, embedded: parsed.embedded, into: &outcome) else { return }
+        guard let (chain, violations) = Self.accept(chains, policies: policies) else { return }
+        facts.chain = chain.subjects
+        outcome.errors += violations
+    }
+
+    // MARK: - Stages
+
+    /// The parsed signature: its layout, OpenSSL's CMS object, the embedded certificates.
+    private struct Parsed {
+        let layout: SignedDataLayout
+        let cms: CMSContentInfo
+        let embedded: [X509Certificate]
+    }
+
+    /// The documented shape before OpenSSL sees anything (``SignedDataLayout`` says why), then the
+    /// CMS structure with exactly one signer and its embedded certificates; nil after reporting
+    /// why not.
+    private func parse(_ signature: Data, into outcome: inout Outcome) -> Parsed? {
         let layout: SignedDataLayout
         do {
             layout = try SignedDataLayout(parsing: signature)
         } catch {
             outcome.errors.append(error)
-            return
+            return nil
         }
         let cms: CMSContentInfo
         do {
             cms = try CMSContentInfo(der: layout.structure)
         } catch {
             outcome.errors.append(.invalidCMS(reason: "OpenSSL cannot parse it (\(error.reasons.first ?? "unparsable"))"))
-            return
+            return nil
         }
         var embedded: [X509Certificate] = []
         for (position, der) in layout.certificates.enumerated() {
             guard let certificate = try? certificateCache.certificate(der: der) else {
                 outcome.errors.append(
                     .invalidCMS(reason: "embedded certificate \(position + 1) is not a valid X.509 certificate"))
-                return
+                return nil
             }
             embedded.append(certificate)
         }
         guard cms.signerCount == 1 else {
             outcome.errors.append(.invalidCMS(reason: "OpenSSL does not find exactly one signer"))
-            return
+            return nil
         }
         outcome.signingTime = cms.signingTime
+        return Parsed(layout: layout, cms: cms, embedded: embedded)
+    }
 
-        // The math, apart from the chain: the messageDigest attribute (or the signature itself)
-        // must match the manifest bytes exactly as received.
-        let leaf: X509Certificate
-        switch try cms.verifyDetached(content: manifest, certificates: embedded) {
+    /// The math, apart from the chain: the messageDigest attribute (or the signature itself) must
+    /// match the manifest bytes exactly as received. The signer's certificate, or nil after
+    /// reporting why not.
+    private func verifySignature(
+        _ cms: CMSContentInfo, of manifest: Data, certificates: [X509Certificate], into outcome: inout Outcome
+    ) throws(OpenSSLError) -> X509Certificate? {
+        switch try cms.verifyDetached(content: manifest, certificates: certificates) {
         case .verified(let signer):
-            leaf = signer
+            return signer
         case .signerCertificateMissing:
             outcome.errors.append(.untrustedChain(reason: "the signature does not include its signer's certificate"))
-            return
         case .mismatch(let reasons):
             outcome.errors.append(.mismatch(reason: reasons.joined(separator: "; ")))
-            return
         }
-        var facts = SignerFacts(
-            subject: leaf.subjectDescription,
-            teamIdentifier: leaf.organizationalUnit,
-            orderTypeIdentifier: OrderSignerPolicy.orderTypeIdentifier(of: leaf),
-            notBefore: leaf.notBefore,
-            notAfter: leaf.notAfter,
-            chain: [],
-            digestAlgorithm: layout.digestAlgorithm.name
-        )
-        defer { outcome.signer = facts }
+        return nil
+    }
 
-        // The instant validity is judged at.
-        let instant: Date?
+    /// The instant validity is judged at: the verifier's clock, a given instant, or the CMS
+    /// `signingTime` (reported missing when the signature has none; validity is then not judged).
+    private func instant(
+        for time: VerificationTime, now: Date, signingTime: Date?, into outcome: inout Outcome
+    ) -> Date? {
         switch time {
-        case .now: instant = now
-        case .at(let date): instant = date
+        case .now: return now
+        case .at(let date): return date
         case .signingTime:
-            instant = outcome.signingTime
-            if instant == nil { outcome.errors.append(.missingSigningTime) }
+            if signingTime == nil { outcome.errors.append(.missingSigningTime) }
+            return signingTime
         }
+    }
 
+    /// The intermediates offered: the trust store's bundled ones, then the embedded certificates.
+    private func candidates(_ embedded: [X509Certificate]) -> [X509Certificate] {
+        trustStore.intermediates + embedded
+    }
+
+    /// Every chain from `leaf` to a root of the store (remembered for the next archive); nil after
+    /// reporting why there is none.
+    private func candidateChains(
+        of leaf: X509Certificate, embedded: [X509Certificate], into outcome: inout Outcome
+    ) throws(OpenSSLError) -> [VerifiedChainCache.Chain]? {
         guard let store = trustStore.store else {
             outcome.errors.append(.untrustedChain(reason: "the trust store could not be loaded"))
-            return
+            return nil
         }
-        let candidates = trustStore.intermediates + embedded
+        switch try X509ChainBuilder.candidates(leaf: leaf, untrusted: candidates(embedded), store: store) {
+        case .candidates(let chains):
+            return trustStore.verifiedChains.remember(chains, of: leaf)
+        case .untrusted(let description, let certificate):
+            let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
+            outcome.errors.append(.untrustedChain(reason: description + subject))
+            return nil
+        }
+    }
 
-        let chain: VerifiedChainCache.Chain
-        if let known = trustStore.verifiedChains.chain(of: leaf, candidates: candidates, at: instant) {
-            chain = known
-        } else {
-            switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: instant) {
-            case .verified(let verified):
-                chain = trustStore.verifiedChains.remember(verified, of: leaf)
-            case .failed(let description, let certificate, outsideValidity: true):
-                // Report the expiry, then check everything else as if time did not matter.
-                if let instant, let certificate {
-                    outcome.errors.append(
-                        .certificateExpired(
-                            subject: certificate.subjectDescription, notBefore: certificate.notBefore,
-                            notAfter: certificate.notAfter, at: instant))
-                }
-                switch try X509ChainBuilder.verify(leaf: leaf, untrusted: candidates, store: store, time: nil) {
-                case .verified(let verified):
-                    chain = trustStore.verifiedChains.remember(verified, of: leaf)
-                case .failed(let reason, _, _):
-                    outcome.errors.append(.untrustedChain(reason: reason.isEmpty ? description : reason))
-                    return
-                }
-            case .failed(let description, let certificate, outsideValidity: false):
-                let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
-                outcome.errors.append(.untrustedChain(reason: description + subject))
-                return
-            }
+    /// The first chain no policy objects to, or else the first chain with its violations; nil for
+    /// no chain.
+    static func accept(
+        _ chains: [VerifiedChainCache.Chain], policies: [any SignerChainPolicy]
+    ) -> (chain: VerifiedChainCache.Chain, violations: [SignatureError])? {
+        var first: (chain: VerifiedChainCache.Chain, violations: [SignatureError])?
+        for chain in chains {
+            let violations = policies.violations(of: chain.certificates)
+            if violations.isEmpty { return (chain, []) }
+            if first == nil { first = (chain, violations) }
         }
-        facts.chain = chain.subjects
-        outcome.errors += OrderSignerPolicy.violations(chain: chain.certificates, orderTypeIdentifier: orderTypeIdentifier)
+        return first
     }
 }

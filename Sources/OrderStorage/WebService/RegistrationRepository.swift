@@ -8,25 +8,25 @@ public protocol RegistrationRepository: Sendable {
     /// ``OrderStoreError/registrationLimit(_:)`` and writes nothing.
     func register(
         _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
-    ) async throws(OrderStoreError) -> RegistrationResult
+    ) async throws -> RegistrationResult
 
     /// Removes the device's registration for the order; returns whether there was one.
-    func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool
+    func unregister(deviceIdentifier: String, order: FullyQualifiedOrderIdentifier) async throws -> Bool
 
     /// The device's registered orders of one type changed after `tag` (all of them when nil),
     /// with the tag to pass next time; nil when there are none (Apple's `204 No Content`).
     func registeredOrders(
         deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
-    ) async throws(OrderStoreError) -> RegisteredOrderChanges?
+    ) async throws -> RegisteredOrderChanges?
 
     /// Every registration holding this push token is removed (APNs said the token is gone);
     /// returns how many there were.
-    func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int
+    func removeRegistrations(pushToken: String) async throws -> Int
 }
 
 extension RegistrationRepository {
     /// ``register(_:at:limits:)`` with the default ``RegistrationLimits``.
-    public func register(_ registration: OrderRegistration, at time: Date) async throws(OrderStoreError) -> RegistrationResult {
+    public func register(_ registration: OrderRegistration, at time: Date) async throws -> RegistrationResult {
         try await register(registration, at: time, limits: .default)
     }
 }
@@ -40,14 +40,14 @@ extension RegistrationRepository {
 /// each is alive; a drainer that dies leaves its rows to be claimed again after the lease.
 public protocol PushOutbox: Sendable {
     /// Claims up to `limit` pushes due at `time` (oldest first) until `leaseEnd`.
-    func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws(OrderStoreError) -> [PendingPush]
+    func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush]
 
     /// The push was delivered, or will never be: the row is deleted.
-    func completePush(_ id: Int64) async throws(OrderStoreError)
+    func completePush(_ id: Int64) async throws
 
     /// The push failed for now: try again at `time`, counting the attempt.
-    func retryPush(_ id: Int64, at time: Date, reason: String) async throws(OrderStoreError)
+    func retryPush(_ id: Int64, at time: Date, reason: String) async throws
 
     /// How many pushes are waiting (claimed or not), for metrics.
-    func pendingPushCount() async throws(OrderStoreError) -> Int
+    func pendingPushCount() async throws -> Int
 }

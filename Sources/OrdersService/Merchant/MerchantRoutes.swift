@@ -43,7 +43,12 @@ struct MerchantRoutes: Sendable {
             }
         }
         let archive = try await RequestBody.collect(request, limit: limits.archiveBodySize)
-        let prepared = try store.prepareOrder(signedArchive: archive)
+        let prepared: PreparedOrder
+        switch store.prepareOrder(signedArchive: archive) {
+        case .valid(let order): prepared = order
+        // The client's 422 with the report (the error table's mapping of this code).
+        case .invalid(let report): throw OrderStoreError.invalidArchive(report)
+        }
         let (result, decision) = try await store.saveOrderWithDecision(prepared)
         let outcome = WireSaveOutcome(file: "request body", result: result, report: prepared.report)
         let status: HTTPResponse.Status =

@@ -24,11 +24,11 @@ package final class SQLOrderRepository: OrderRepository {
             """
     }
 
-    package func save(_ candidate: OrderCandidate, at time: Date) async throws(OrderStoreError) -> OrderVersionPolicy.Decision {
+    package func save(_ candidate: OrderCandidate, at time: Date) async throws -> OrderVersionPolicy.Decision {
         try StorableText.requireExact(candidate.identifier)
         let addedAt = Microseconds.since1970(time)
         let writes = executor.dialect.orderVersionWrites
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.writeStatements { connection in
                 try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
             }
@@ -38,11 +38,11 @@ package final class SQLOrderRepository: OrderRepository {
     /// All candidates in one unit of work (a bulk import), each decided as ``save(_:at:)`` would.
     package func save(
         contentsOf candidates: [OrderCandidate], at time: Date
-    ) async throws(OrderStoreError) -> [OrderVersionPolicy.Decision] {
+    ) async throws -> [OrderVersionPolicy.Decision] {
         for candidate in candidates { try StorableText.requireExact(candidate.identifier) }
         let addedAt = Microseconds.since1970(time)
         let writes = executor.dialect.orderVersionWrites
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 var decisions: [OrderVersionPolicy.Decision] = []
                 for candidate in candidates {
@@ -82,14 +82,14 @@ package final class SQLOrderRepository: OrderRepository {
             }
             return decision
         }
-        throw OrderStoreError.unavailable(
+        throw StorageError(
             reason: "\(candidate.identifier.clippedDescription) changed under a thousand saves in a row; not saved")
     }
 
-    package func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> StoredOrder? {
+    package func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
         guard StorableText.isExact(identifier) else { return nil }
         let sql = currentSQL
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetchOne(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)
             }
@@ -98,7 +98,7 @@ package final class SQLOrderRepository: OrderRepository {
 
     package func currentUpdatedAt(
         of identifier: FullyQualifiedOrderIdentifier
-    ) async throws(OrderStoreError) -> RFC3339Timestamp? {
+    ) async throws -> RFC3339Timestamp? {
         guard StorableText.isExact(identifier) else { return nil }
         do {
             let text = try await executor.read { connection in
@@ -106,21 +106,21 @@ package final class SQLOrderRepository: OrderRepository {
                     "SELECT updatedAt FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",
                     OrderColumns.key(identifier))
             }
-            return try text.map { text throws(OrderStoreError) in try RFC3339Timestamp(stored: text) }
+            return try text.map { text throws(StorageError) in try RFC3339Timestamp(stored: text) }
         } catch {
-            throw OrderStoreError(backendFailure: error)
+            throw error is OrderStoreError ? error : StorageError(backendFailure: error)
         }
     }
 
-    package func archive(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+    package func archive(of identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         try await blob("archive", of: identifier)
     }
 
-    package func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+    package func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         try await blob("orderJSON", of: identifier)
     }
 
-    package func orders(matching query: OrderQuery) async throws(OrderStoreError) -> [StoredOrder] {
+    package func orders(matching query: OrderQuery) async throws -> [StoredOrder] {
         guard var filter = OrderFilter(query) else { return [] }
         let limit = filter.bind(.integer(Int64(max(0, query.limit))))
         let offset = filter.bind(.integer(Int64(max(0, query.offset))))
@@ -130,17 +130,17 @@ package final class SQLOrderRepository: OrderRepository {
             """
         let arguments = filter.arguments
         let reusable = filter.isReusable
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetch(sql, arguments, reusable: reusable, OrderColumns.storedOrder)
             }
         }
     }
 
-    package func countOrders(matching query: OrderQuery) async throws(OrderStoreError) -> Int {
+    package func countOrders(matching query: OrderQuery) async throws -> Int {
         guard let filter = OrderFilter(query) else { return 0 }
         let sql = "SELECT count(*) FROM orders \(filter.clause)"
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetch(sql, filter.arguments, reusable: filter.isReusable) { try $0.integer(0) }
                     .first.map(Int.init) ?? 0
@@ -150,12 +150,12 @@ package final class SQLOrderRepository: OrderRepository {
 
     package func lookUpServedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
-    ) async throws(OrderStoreError) -> ServedOrderLookup {
+    ) async throws -> ServedOrderLookup {
         let exact = StorableText.isExact(identifier)
         // A key with U+0000 cannot be bound; it matches nothing, and the restriction still counts.
         let key: [SQLValue] = exact ? OrderColumns.key(identifier) : [.text(""), .text("")]
         let sql = includingArchive ? servedWithArchiveSQL : servedSQL
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 // Always one row: the restriction and the order each joined to it (placeholders
                 // when there is none). This is every device request's read.
@@ -168,7 +168,7 @@ package final class SQLOrderRepository: OrderRepository {
                         updatedAt: try row.text(3), authenticationToken: try row.text(4), tokenIsNull: try row.bool(5),
                         archive: includingArchive ? try row.optionalBytes(6) : nil)
                 }
-                guard let lookup else { throw OrderStoreError.unavailable(reason: "the store answered no row") }
+                guard let lookup else { throw StorageError(reason: "the store answered no row") }
                 return lookup
             }
         }
@@ -183,7 +183,7 @@ package final class SQLOrderRepository: OrderRepository {
         """
     }
 
-    package func history(of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> [StoredOrder] {
+    package func history(of identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
         guard StorableText.isExact(identifier) else { return [] }
         let summary = OrderColumns.summary(executor.dialect)
         let position = executor.dialect.orderTerm("position", ascending: true, nullsFirst: false)
@@ -197,17 +197,17 @@ package final class SQLOrderRepository: OrderRepository {
                 WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
             ) AS versions ORDER BY \(position)
             """
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetch(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)
             }
         }
     }
 
-    package func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Bool {
+    package func remove(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Bool {
         guard StorableText.isExact(identifier) else { return false }
         let dialect = executor.dialect
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 let key = OrderColumns.key(identifier)
                 // The order's registrations and the pushes owed for it go with it.
@@ -223,9 +223,9 @@ package final class SQLOrderRepository: OrderRepository {
         }
     }
 
-    private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws(OrderStoreError) -> Data? {
+    private func blob(_ column: String, of identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         guard StorableText.isExact(identifier) else { return nil }
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetchOne(
                     "SELECT \(column) FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2",

@@ -13,12 +13,12 @@ package final class SQLPushOutbox: PushOutbox {
         self.executor = executor
     }
 
-    package func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws(OrderStoreError) -> [PendingPush] {
+    package func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush] {
         let select = """
             SELECT id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts
             FROM pushOutbox WHERE nextAttemptAt <= $1 ORDER BY nextAttemptAt, id LIMIT $2 \(executor.dialect.lockingReadSkippingLocked)
             """
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 let due = try await connection.fetch(select, [.instant(time), .integer(Int64(max(0, limit)))]) { row in
                     PendingPush(
@@ -36,19 +36,19 @@ package final class SQLPushOutbox: PushOutbox {
         }
     }
 
-    package func completePush(_ id: Int64) async throws(OrderStoreError) {
-        try await reportingOrderStoreErrors {
+    package func completePush(_ id: Int64) async throws {
+        try await reportingFailures {
             try await executor.write { connection in
                 try await connection.execute("DELETE FROM pushOutbox WHERE id = $1", [.integer(id)])
             }
         }
     }
 
-    package func retryPush(_ id: Int64, at time: Date, reason: String) async throws(OrderStoreError) {
+    package func retryPush(_ id: Int64, at time: Date, reason: String) async throws {
         let arguments: [SQLValue] = [
             .instant(time), .text(String(reason.replacingOccurrences(of: "\u{0}", with: "").prefix(500))), .integer(id),
         ]
-        try await reportingOrderStoreErrors {
+        try await reportingFailures {
             try await executor.write { connection in
                 try await connection.execute(
                     "UPDATE pushOutbox SET attempts = attempts + 1, nextAttemptAt = $1, lastError = $2 WHERE id = $3", arguments)
@@ -56,8 +56,8 @@ package final class SQLPushOutbox: PushOutbox {
         }
     }
 
-    package func pendingPushCount() async throws(OrderStoreError) -> Int {
-        try await reportingOrderStoreErrors {
+    package func pendingPushCount() async throws -> Int {
+        try await reportingFailures {
             try await executor.read { connection in Int(try await connection.integer("SELECT count(*) FROM pushOutbox") ?? 0) }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OrderStorage
+import WalletCore
 import WalletPrimitives
 
 /// ``OrderStorage/RegistrationRepository`` for every SQL backend.
@@ -12,15 +13,15 @@ package final class SQLRegistrationRepository: RegistrationRepository {
 
     package func register(
         _ registration: OrderRegistration, at time: Date, limits: RegistrationLimits
-    ) async throws(OrderStoreError) -> RegistrationResult {
+    ) async throws -> RegistrationResult {
         guard StorableText.isExact(registration.order), StorableText.isExact(registration.deviceIdentifier),
             StorableText.isExact(registration.pushToken)
-        else { throw .unavailable(reason: "identifiers and push tokens cannot hold U+0000") }
+        else { throw StorageError(reason: "identifiers and push tokens cannot hold U+0000") }
         let arguments: [SQLValue] =
             [.text(registration.deviceIdentifier)] + OrderColumns.key(registration.order) + [
                 .text(registration.pushToken), .instant(time),
             ]
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 // Update or insert, in statements every backend has: a registration deleted
                 // between the two is inserted again. The bounds are counted before an insert; on
@@ -64,9 +65,9 @@ package final class SQLRegistrationRepository: RegistrationRepository {
 
     package func unregister(
         deviceIdentifier: String, order: FullyQualifiedOrderIdentifier
-    ) async throws(OrderStoreError) -> Bool {
+    ) async throws -> Bool {
         guard StorableText.isExact(order), StorableText.isExact(deviceIdentifier) else { return false }
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 try await connection.returnsRow(
                     """
@@ -79,9 +80,9 @@ package final class SQLRegistrationRepository: RegistrationRepository {
 
     package func registeredOrders(
         deviceIdentifier: String, orderTypeIdentifier: String, changedAfter tag: OrderChangeTag?
-    ) async throws(OrderStoreError) -> RegisteredOrderChanges? {
+    ) async throws -> RegisteredOrderChanges? {
         guard StorableText.isExact(deviceIdentifier), StorableText.isExact(orderTypeIdentifier) else { return nil }
-        let rows = try await reportingOrderStoreErrors {
+        let rows = try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetch(
                     """
@@ -97,9 +98,9 @@ package final class SQLRegistrationRepository: RegistrationRepository {
         return RegisteredOrderChanges(orderIdentifiers: rows.map(\.0), lastModified: OrderChangeTag(sequence: last.1))
     }
 
-    package func removeRegistrations(pushToken: String) async throws(OrderStoreError) -> Int {
+    package func removeRegistrations(pushToken: String) async throws -> Int {
         guard StorableText.isExact(pushToken) else { return 0 }
-        return try await reportingOrderStoreErrors {
+        return try await reportingFailures {
             try await executor.write { connection in
                 try await connection.count("DELETE FROM orderRegistrations WHERE pushToken = $1 RETURNING 1", [.text(pushToken)])
             }

@@ -10,9 +10,9 @@ extension StorableText {
     }
 
     /// Refuses to save an order whose identifier could not be stored exactly.
-    package static func requireExact(_ identifier: FullyQualifiedOrderIdentifier) throws(OrderStoreError) {
+    package static func requireExact(_ identifier: FullyQualifiedOrderIdentifier) throws(StorageError) {
         guard isExact(identifier) else {
-            throw .unavailable(
+            throw StorageError(
                 reason: "an identifier containing U+0000 cannot be stored exactly (\(identifier.clippedDescription))")
         }
     }
@@ -20,28 +20,17 @@ extension StorableText {
 
 extension RFC3339Timestamp {
     /// A timestamp as a backend stored it (exactly as order.json wrote it).
-    package init(stored text: String) throws(OrderStoreError) {
+    package init(stored text: String) throws(StorageError) {
         guard let timestamp = RFC3339Timestamp(text) else {
-            throw OrderStoreError.unavailable(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
+            throw StorageError(reason: "the store holds an unreadable timestamp \(MessageText.quote(text))")
         }
         self = timestamp
     }
 }
 
-extension OrderStoreError {
-    /// Any failure of a backend's order repositories, as their protocols report it: the
-    /// library's own errors as they are, storage errors as `store.unavailable`/`store.corrupt`.
-    package init(backendFailure error: any Error) {
-        switch error {
-        case let error as OrderStoreError: self = error
-        case let error as StorageError: self.init(error)
-        default: self = .unavailable(reason: (error as? any WalletError)?.message ?? "\(error)")
-        }
-    }
-}
-
 extension StorageError {
-    /// Any failure of a backend's access repositories, as their protocols report it.
+    /// Any failure of a backend's repositories that is not the library's own refusal: the
+    /// storage error itself, or one saying what failed.
     package init(backendFailure error: any Error) {
         self = error as? StorageError ?? StorageError(reason: (error as? any WalletError)?.message ?? "\(error)")
     }

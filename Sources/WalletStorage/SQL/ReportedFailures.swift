@@ -1,10 +1,16 @@
 import OrderStorage
 import WalletCore
 
-/// Runs a repository's work, reporting every failure as the order repositories' protocols
-/// promise: ``OrderStorage/OrderStoreError``.
-func reportingOrderStoreErrors<T>(_ body: () async throws -> T) async throws(OrderStoreError) -> T {
-    do { return try await body() } catch { throw OrderStoreError(backendFailure: error) }
+/// Runs an order repository's work: its own refusals (``OrderStorage/OrderStoreError``) as they
+/// are, every other failure as the library's one storage error, ``WalletCore/StorageError``.
+func reportingFailures<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as OrderStoreError {
+        throw error
+    } catch {
+        throw StorageError(backendFailure: error)
+    }
 }
 
 /// Runs a repository's work, reporting every failure as the access core's protocols promise:

@@ -58,7 +58,7 @@ struct AddCommand: AsyncParsableCommand {
     struct Saver: Sendable {
         /// The largest archive read: the verifier's limit.
         let limit: Int
-        let prepare: @Sendable (Data) throws -> PreparedOrder
+        let prepare: @Sendable (Data) -> OrderPreparation
         let save: @Sendable (PreparedOrder) async throws -> SaveOrderResult
     }
 
@@ -76,13 +76,12 @@ struct AddCommand: AsyncParsableCommand {
         if let client = try clientOptions.optionalIdentifier {
             let finance = wallet.financeStore(for: client)
             saver = Saver(
-                limit: limit, prepare: { try finance.prepareOrder(signedArchive: $0) }, save: { try await finance.saveOrder($0) })
+                limit: limit, prepare: { finance.prepareOrder(signedArchive: $0) }, save: { try await finance.saveOrder($0) })
         } else {
             let orders = wallet.orders
             saver = Saver(
-                limit: limit, prepare: { try orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrder($0) })
+                limit: limit, prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrder($0) })
         }
-        try await wallet.control.checkUsable(.orders, for: "add")
 
         let progress = ProgressBar(total: files.count, enabled: !asking && files.count > 1 && isatty(STDERR_FILENO) == 1)
         var tally = Tally()
@@ -102,8 +101,14 @@ struct AddCommand: AsyncParsableCommand {
         if tally.exitStatus != ExitStatus.success { throw ExitCode(tally.exitStatus) }
     }
 
-    /// Reading and verifying: either a prepared order or the outcome that ends this file.
-    static func prepare(_ path: String, with saver: Saver) -> Result<PreparedOrder, OutcomeError> {
+    /// A file read and verified: an order to save, or the outcome that ends this file.
+    enum Prepared: Sendable {
+        case ready(PreparedOrder)
+        case done(Outcome)
+    }
+
+    /// Reading and verifying.
+    static func prepare(_ path: String, with saver: Saver) -> Prepared {
         let archive: Data
         do {
             switch try FileInput.read(path, limit: saver.limit) {
@@ -111,34 +116,28 @@ struct AddCommand: AsyncParsableCommand {
                 archive = data
             case .tooLarge(let size):
                 let report = VerificationReport(oversizedArchiveOf: size, limit: saver.limit)
-                return .failure(OutcomeError(outcome: .failed(OrderStoreError.invalidArchive(report))))
+                return .done(.failed(OrderStoreError.invalidArchive(report)))
             }
         } catch {
-            return .failure(OutcomeError(outcome: .unreadable(TrustOptions.reason(error))))
+            return .done(.unreadable(TrustOptions.reason(error)))
         }
-        do {
-            return .success(try saver.prepare(archive))
-        } catch {
-            return .failure(OutcomeError(outcome: .failed(error)))
+        switch saver.prepare(archive) {
+        case .valid(let order): return .ready(order)
+        case .invalid(let report): return .done(.failed(OrderStoreError.invalidArchive(report)))
         }
     }
 
-    static func save(_ prepared: Result<PreparedOrder, OutcomeError>, with saver: Saver) async -> Outcome {
+    static func save(_ prepared: Prepared, with saver: Saver) async -> Outcome {
         switch prepared {
-        case .failure(let error):
-            return error.outcome
-        case .success(let order):
+        case .done(let outcome):
+            return outcome
+        case .ready(let order):
             do {
                 return .saved(try await saver.save(order), order.report)
             } catch {
                 return .failed(error)
             }
         }
-    }
-
-    /// Carries an outcome through `Result`'s error position.
-    struct OutcomeError: Error {
-        var outcome: Outcome
     }
 
     // MARK: - Output

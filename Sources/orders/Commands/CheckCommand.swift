@@ -45,7 +45,6 @@ struct CheckCommand: AsyncParsableCommand {
                 result = try await finance.containsOrder(matching: order.identifier)
             }
         } else {
-            try await wallet.control.checkUsable(.orders, for: "check")
             if let timestamp {
                 result = try await wallet.orders.containsOrder(matching: order.identifier, updatedAt: timestamp)
             } else {

@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let orderStore = try await store.orderReader(client: clientOptions, for: "export")
+        let orderStore = try await store.orderReader(client: clientOptions)
         let archive = try await orderStore.archive(order.identifier)
         guard let archive else {
             Output.error("\(order.identifier.clippedDescription) is not in the store")

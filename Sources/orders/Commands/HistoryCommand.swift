@@ -22,7 +22,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let orderStore = try await store.orderReader(client: clientOptions, for: "history")
+        let orderStore = try await store.orderReader(client: clientOptions)
         let versions = try await orderStore.history(order.identifier)
         guard !versions.isEmpty else {
             Output.error("\(order.identifier.clippedDescription) is not in the store")

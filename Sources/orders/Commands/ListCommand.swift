@@ -45,7 +45,7 @@ struct ListCommand: AsyncParsableCommand {
         let query = OrderQuery(
             orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue, updatedSince: since, limit: limit,
             offset: offset)
-        let orderStore = try await store.orderReader(client: clientOptions, for: "list")
+        let orderStore = try await store.orderReader(client: clientOptions)
         let orders = try await orderStore.orders(matching: query)
         if json {
             for order in orders { Output.json(WireStoredOrder(order)) }

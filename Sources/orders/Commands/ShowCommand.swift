@@ -23,7 +23,7 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let orderStore = try await store.orderReader(client: clientOptions, for: "show")
+        let orderStore = try await store.orderReader(client: clientOptions)
         let versions = try await orderStore.history(order.identifier)
         let decoded = try await orderStore.decodedOrder(order.identifier)
         guard let current = versions.last else {

@@ -18,11 +18,11 @@ extension OrderStore: OrderReader {}
 extension FinanceStore: OrderReader {}
 
 extension StoreOptions {
-    /// The orders as `client` (or, without one, the operator) sees them, once orders are usable.
-    func orderReader(client: ClientOptions, for operation: String) async throws -> any OrderReader {
+    /// The orders as `client` (or, without one, the operator) sees them; each store checks that
+    /// orders are usable itself.
+    func orderReader(client: ClientOptions) async throws -> any OrderReader {
         let wallet = try await wallet()
         if let identifier = try client.optionalIdentifier { return wallet.financeStore(for: identifier) }
-        try await wallet.control.checkUsable(.orders, for: operation)
         return wallet.orders
     }
 }

@@ -1,24 +1,51 @@
 import COpenSSL
 import Foundation
 
-/// Builds and verifies a certificate chain with `X509_verify_cert`.
+/// Builds certificate chains with `X509_verify_cert`: OpenSSL checks the signatures, the issuer
+/// links and the root's presence in the store; what else a chain must satisfy is left to the
+/// policies (``SignerChainPolicy``), so time is never checked here.
 enum X509ChainBuilder {
     enum Outcome {
-        case verified(chain: [X509Certificate])
-        /// `certificate` is the one being checked when it failed; `outsideValidity` says the
-        /// failure is only that it (or another) is expired or not yet valid at the given time.
-        case failed(description: String, certificate: X509Certificate?, outsideValidity: Bool)
+        /// Every chain OpenSSL verified, leaf first, one per intermediate that issued the leaf
+        /// (or OpenSSL's own choice when none did: a leaf issued by a root, or a longer chain).
+        case candidates([[X509Certificate]])
+        /// No chain: OpenSSL's reason, and the certificate it was checking.
+        case untrusted(description: String, certificate: X509Certificate?)
     }
 
-    /// Verifies `leaf` against `store`, offering `untrusted` as intermediate candidates.
-    ///
-    /// - Parameter time: the instant to judge validity at, or nil to skip every time check.
-    static func verify(
-        leaf: X509Certificate,
-        untrusted: [X509Certificate],
-        store: X509Store,
-        time: Date?
+    /// The candidate chains from `leaf` to a root of `store`, offering `untrusted` as
+    /// intermediates: OpenSSL picks one issuer when several could serve (the first it finds), so
+    /// each intermediate that issued the leaf is offered alone, and each chain it completes is a
+    /// candidate, in the order of `untrusted`.
+    static func candidates(
+        leaf: X509Certificate, untrusted: [X509Certificate], store: X509Store
     ) throws(OpenSSLError) -> Outcome {
+        var seen: [X509Certificate] = []
+        var chains: [[X509Certificate]] = []
+        for issuer in untrusted where X509_check_issued(issuer.pointer, leaf.pointer) == X509_V_OK {
+            // The same certificate bundled and embedded is one candidate.
+            guard !seen.contains(where: { X509_cmp($0.pointer, issuer.pointer) == 0 }) else { continue }
+            seen.append(issuer)
+            if case .verified(let chain) = try verify(leaf: leaf, untrusted: [issuer], store: store) {
+                chains.append(chain)
+            }
+        }
+        if !chains.isEmpty { return .candidates(chains) }
+        switch try verify(leaf: leaf, untrusted: untrusted, store: store) {
+        case .verified(let chain): return .candidates([chain])
+        case .failed(let description, let certificate): return .untrusted(description: description, certificate: certificate)
+        }
+    }
+
+    private enum Verification {
+        case verified([X509Certificate])
+        case failed(String, X509Certificate?)
+    }
+
+    /// One `X509_verify_cert`, every time check off.
+    private static func verify(
+        leaf: X509Certificate, untrusted: [X509Certificate], store: X509Store
+    ) throws(OpenSSLError) -> Verification {
         guard let context = X509_STORE_CTX_new() else { throw OpenSSLError("allocate a verification context") }
         defer { X509_STORE_CTX_free(context) }
         // A fresh stack per verification: OpenSSL may sort the untrusted stack in place.
@@ -28,22 +55,14 @@ enum X509ChainBuilder {
         }
         // Apple leaves carry clientAuth and Apple EKUs; the default S/MIME purpose would reject them.
         X509_STORE_CTX_set_purpose(context, X509_PURPOSE_ANY)
-        let parameters = X509_STORE_CTX_get0_param(context)
-        if let time {
-            X509_VERIFY_PARAM_set_time(parameters, ASN1Time.epochSeconds(time))
-        } else {
-            X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME))
-        }
-
+        X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_NO_CHECK_TIME))
         OpenSSLError.clearQueue()
         if X509_verify_cert(context) == 1, let chain = X509_STORE_CTX_get1_chain(context) {
-            return .verified(chain: X509CertificateStack(taking: chain).certificates)
+            return .verified(X509CertificateStack(taking: chain).certificates)
         }
         let code = X509_STORE_CTX_get_error(context)
         let failing = X509_STORE_CTX_get_current_cert(context).map(X509Certificate.init(borrowing:))
         OpenSSLError.clearQueue()
-        return .failed(
-            description: String(cString: X509_verify_cert_error_string(Int(code))), certificate: failing,
-            outsideValidity: code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID)
+        return .failed(String(cString: X509_verify_cert_error_string(Int(code))), failing)
     }
 }
