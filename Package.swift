@@ -212,6 +212,16 @@ let package = Package(
             ],
             path: "Tests/StorageContract"),
         .testTarget(name: "WalletPrimitivesTests", dependencies: ["WalletPrimitives"]),
+        .testTarget(
+            name: "OrderPushTests",
+            dependencies: [
+                "OrderPush", "OrderStorage", "WalletOrders", "TestArchiveTable", .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "WalletCoreTests", dependencies: ["WalletCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "WalletWireTests",
+            dependencies: ["WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives"]),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "StorageContract", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),

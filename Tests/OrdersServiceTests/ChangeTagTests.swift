@@ -22,7 +22,7 @@ struct ChangeTagTests {
         }
         let app = fixture.service().application(host: "127.0.0.1", port: 0)
         let path = ServiceFixture.path("v1", "devices", "phone", "registrations", ServiceFixture.shopType)
-        try await app.test(.live) { client in
+        try await app.test(.router) { client in
             for identifier in identifiers {
                 let response = try await client.executeRequest(
                     uri: ServiceFixture.path("v1", "devices", "phone", "registrations", ServiceFixture.shopType, identifier),

@@ -7,22 +7,8 @@ import TestArchiveTable
 import Testing
 import WalletOrders
 
-/// A sender that answers from a script and records what it was asked to send.
-final class ScriptedSender: PushSender {
-    let answers: Mutex<[PushDelivery]>
-    let sent = Mutex<[PendingPush]>([])
-
-    init(_ answers: [PushDelivery]) {
-        self.answers = Mutex(answers)
-    }
-
-    func send(_ push: PendingPush) async -> PushDelivery {
-        sent.withLock { $0.append(push) }
-        return answers.withLock { $0.isEmpty ? .delivered : $0.removeFirst() }
-    }
-}
-
-@Suite("The push outbox, delivered")
+/// What the drainer does alone is tested in OrderPushTests; here, through `orders serve`.
+@Suite("The push outbox, delivered by orders serve")
 struct OutboxDeliveryTests {
     static func registeredFixture() async throws -> ServiceFixture {
         let fixture = try await ServiceFixture.make()
@@ -40,42 +26,6 @@ struct OutboxDeliveryTests {
         return OutboxDrainer(
             outbox: fixture.wallet.backend.pushOutbox, registrations: fixture.wallet.backend.registrations, sender: sender,
             clock: { now }, logger: logger)
-    }
-
-    @Test("a newer version owes one push per registration, with the order type as topic")
-    func onePushPerRegistration() async throws {
-        let fixture = try await Self.registeredFixture()
-        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
-        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)  // the same version: no push
-        let sender = ScriptedSender([])
-        #expect(try await Self.drainer(fixture, sender: sender).drainOnce() == 1)
-        let sent = sender.sent.withLock { $0 }
-        #expect(
-            sent.map(\.orderTypeIdentifier) == [ServiceFixture.shopType] && sent.map(\.pushToken) == [ServiceFixture.pushToken])
-        #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 0)
-    }
-
-    @Test("APNs saying the token is gone removes the registration; a failure is retried later")
-    func unregisteredAndRetry() async throws {
-        let fixture = try await Self.registeredFixture()
-        _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
-        let retrying = ScriptedSender([.retry(reason: "HTTP 503")])
-        let now = Date()
-        #expect(try await Self.drainer(fixture, sender: retrying, at: now).drainOnce() == 1)
-        #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 1, "kept for a later attempt")
-        #expect(try await Self.drainer(fixture, sender: retrying, at: now).drainOnce() == 0, "not due yet")
-
-        let later = try await ServiceFixture.make()
-        let order = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
-        _ = try await later.wallet.webService.register(
-            deviceIdentifier: "phone", pushToken: ServiceFixture.pushToken, for: order, authenticationToken: ServiceFixture.token)
-        _ = try await later.wallet.orders.saveOrder(signedArchive: later.shopV2)
-        let gone = ScriptedSender([.unregistered(reason: "Unregistered")])
-        #expect(try await Self.drainer(later, sender: gone).drainOnce() == 1)
-        #expect(try await later.wallet.backend.pushOutbox.pendingPushCount() == 0)
-        let changes = try await later.wallet.webService.changedOrders(
-            deviceIdentifier: "phone", orderTypeIdentifier: ServiceFixture.shopType, since: nil)
-        #expect(changes == nil, "the registration is gone")
     }
 
     @Test("a push committed while no server ran is delivered by the next orders serve")

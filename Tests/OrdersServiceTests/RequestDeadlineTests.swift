@@ -59,13 +59,16 @@ struct RequestDeadlineTests {
         let fixture = try await ServiceFixture.make(seed: false)
         var limits = ServiceLimits()
         limits.minimumRequestRate = 2000
-        limits.bodyRateWindow = .seconds(1)
+        // Two-second windows: a test task the machine leaves unscheduled for a second (two cores,
+        // the whole suite running beside it) must not look like a slow client.
+        limits.bodyRateWindow = .seconds(2)
         limits.deviceLogRate = Rate(burst: 100, perSecond: 100)
         let service = fixture.service(limits: limits)
         let app = service.application(host: "127.0.0.1", port: 0)
         try await app.test(.live) { client in
             let port = client.port!
-            let entries = Array(repeating: "\"" + String(repeating: "y", count: 900) + "\"", count: 40)
+            // About 59 KB (under the device log's 64 KiB): the fast request spans a window boundary.
+            let entries = Array(repeating: "\"" + String(repeating: "y", count: 900) + "\"", count: 65)
             let body = Array(#"{"logs":[\#(entries.joined(separator: ","))]}"#.utf8)
             let slow = try RawConnection(port: port)
             let fast = try RawConnection(port: port)
@@ -89,7 +92,7 @@ struct RequestDeadlineTests {
                 try await clock.sleep(until: start + .milliseconds(100) * (sentFast / 2000), tolerance: .zero)
             }
             #expect(fast.responseStatus() == 200, "a request above the floor is read whole")
-            #expect(slow.isClosedByServer(within: 3), "a request under the floor is closed")
+            #expect(slow.isClosedByServer(within: 5), "a request under the floor is closed")
         }
     }
 }

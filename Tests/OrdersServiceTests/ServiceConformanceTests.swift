@@ -51,7 +51,7 @@ struct EmbeddingTests {
             routes: { router in
                 router.put("/internal/orders") { _, _ in Response(status: .accepted) }
             })
-        try await app.test(.live) { client in
+        try await app.test(.router) { client in
             let own = try await client.executeRequest(uri: "/internal/orders", method: .put, headers: [:], body: nil)
             #expect(own.status == .accepted, "the route added is the route served")
             #expect(own.headers[try #require(HTTPField.Name("X-Request-Id"))] != nil, "behind the service's middleware")
@@ -68,7 +68,7 @@ struct EmbeddingTests {
         router.get("/internal/ping") { _, _ in "pong" }
         let app = Application(
             router: router, server: OrdersService.server(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
+        try await app.test(.router) { client in
             let ping = try await client.executeRequest(uri: "/internal/ping", method: .get, headers: [:], body: nil)
             #expect(ping.status == .ok && String(buffer: ping.body) == "pong")
             let head = try await client.executeRequest(uri: "/health", method: .head, headers: [:], body: nil)
