@@ -17,7 +17,7 @@ struct Orders: AsyncParsableCommand {
             3 (a newer version was stored) and 4 (declined).
             Error codes in reports are stable; docs/error-codes.md lists them all.
             """,
-        version: "0.2.0",
+        version: "0.3.0",
         subcommands: [
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
