@@ -125,10 +125,11 @@ struct ServiceAbuseTests {
         print(
             "device GET p50/p99: idle \(idle.p50)/\(idle.p99), during a log flood (\(sent) posts of 60 KB) "
                 + "\(flooded.p50)/\(flooded.p99); log \(server.standardError.utf8.count) bytes")
-        // The median is held to 3× idle here; the tail of a debug build sharing two cores with its
-        // own load generator is not, and Benchmarks/run.sh logflood measures both on a release
-        // build (docs/hardening.md).
-        #expect(flooded.p50 < idle.p50 * 3, "p50 \(flooded.p50) against \(idle.p50) idle")
+        // The median is held to 3× idle here (6× under a sanitizer, where the flood's parsing is
+        // instrumented and the idle figure is not); the tail of a debug build sharing two cores
+        // with its own load generator is not, and Benchmarks/run.sh logflood measures both on a
+        // release build (docs/hardening.md).
+        #expect(flooded.p50 < idle.p50 * (Self.sanitized ? 6 : 3), "p50 \(flooded.p50) against \(idle.p50) idle")
         #expect(flooded.p99 < .milliseconds(Self.sanitized ? 500 : 100), "p99 \(flooded.p99)")
     }
 
