@@ -4,10 +4,11 @@ import WalletCore
 import WalletStorage
 
 extension StatementArguments {
-    /// The renderer's arguments, bound in order.
+    /// The arguments, bound in order. Mapped lazily: GRDB copies the sequence into its own array
+    /// once (an eager map here would allocate a second one per statement).
     init(_ values: [SQLValue]) {
         self.init(
-            values.map { value -> DatabaseValue in
+            values.lazy.map { value -> DatabaseValue in
                 switch value {
                 case .null: .null
                 case .integer(let integer): integer.databaseValue
