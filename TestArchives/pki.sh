@@ -6,69 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 rm -rf pki && mkdir -p pki/ca && cd pki
 
-cat > openssl.cnf <<'CNF'
-[ca]
-default_ca = test_ca
-
-[test_ca]
-dir = ./ca
-database = $dir/index.txt
-new_certs_dir = $dir
-serial = $dir/serial
-default_md = sha256
-policy = policy_any
-unique_subject = no
-copy_extensions = none
-email_in_dn = no
-preserve = yes
-
-[policy_any]
-UID = optional
-commonName = optional
-organizationalUnitName = optional
-organizationName = optional
-countryName = optional
-
-[req]
-distinguished_name = req_dn
-prompt = no
-[req_dn]
-CN = placeholder
-
-[root]
-basicConstraints = critical, CA:TRUE
-keyUsage = critical, keyCertSign, cRLSign
-subjectKeyIdentifier = hash
-
-[wwdr]
-basicConstraints = critical, CA:TRUE, pathlen:0
-keyUsage = critical, keyCertSign, cRLSign
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid
-1.2.840.113635.100.6.2.1 = ASN1:NULL
-
-[wwdr_without_marker]
-basicConstraints = critical, CA:TRUE, pathlen:0
-keyUsage = critical, keyCertSign, cRLSign
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid
-
-[order_leaf]
-basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature
-extendedKeyUsage = clientAuth, 1.2.840.113635.100.4.19
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid
-1.2.840.113635.100.14.2 = ASN1:UTF8String:${ENV::ORDER_TYPE}
-
-[pass_leaf]
-basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature
-extendedKeyUsage = clientAuth, 1.2.840.113635.100.4.14
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid
-1.2.840.113635.100.6.1.16 = ASN1:UTF8String:${ENV::ORDER_TYPE}
-CNF
+cp ../pki.cnf openssl.cnf
 
 touch ca/index.txt
 echo 1000 > ca/serial

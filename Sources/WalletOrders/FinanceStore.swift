@@ -155,10 +155,9 @@ public final class FinanceStore: Sendable {
     public func saveOrderWithDecision(
         _ prepared: PreparedOrder
     ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
-        try await wallet.control.checkUsable(.orders, for: "saveOrder")
-        let type = prepared.identifier.orderTypeIdentifier
-        guard try await wallet.access.access(for: client).orderTypeIdentifiers.contains(type) else {
-            throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: type)
+        // Restriction and entitlement in one read (the merchant API's every PUT).
+        guard try await mayContain(prepared.identifier, for: "saveOrder") else {
+            throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: prepared.identifier.orderTypeIdentifier)
         }
         return try await wallet.clientOrders.saveOrderWithDecision(prepared)
     }

@@ -21,7 +21,7 @@ import WalletStorage
 /// it refuses a database written by a newer version. Every write is a transaction that is run
 /// again when the server reports a serialization failure or deadlock (``PostgresExecutor``), so
 /// a unit of work's body may run more than once: keep it to storage work.
-public final class PostgresBackend: StorageBackend {
+public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     /// How the database is opened.
     public struct Options: Sendable {
         /// False for readers: a database without this tool's tables (or with older ones) is then
@@ -58,26 +58,19 @@ public final class PostgresBackend: StorageBackend {
     /// Where the database is.
     public let url: PostgresDatabaseURL
     private let client: PostgresClient
-    private let lifetime: PoolLifetime
-    /// The pool's task, for ``PoolLifetime/untilClosed``.
+    /// The pool's task for ``PoolLifetime/untilClosed``; nil when the owner runs the pool.
     private let running: Task<Void, Never>?
     let executor: PostgresExecutor
-    let repositories: SQLRepositories
+    package let repositories: SQLRepositories
 
-    public var access: any AccessRepository { repositories.access }
-    public var orders: any OrderRepository { repositories.orders }
-    public var finance: any FinanceDataRepository { repositories.finance }
-    public var registrations: any RegistrationRepository { repositories.registrations }
-    public var pushOutbox: any PushOutbox { repositories.pushOutbox }
-    public var apiKeys: any APIKeyRepository { repositories.apiKeys }
+    package var sqlExecutor: any SQLExecutor { executor }
     public var location: String { url.redacted }
 
     private init(
-        url: PostgresDatabaseURL, client: PostgresClient, lifetime: PoolLifetime, running: Task<Void, Never>?, logger: Logger
+        url: PostgresDatabaseURL, client: PostgresClient, running: Task<Void, Never>?, logger: Logger
     ) {
         self.url = url
         self.client = client
-        self.lifetime = lifetime
         self.running = running
         executor = PostgresExecutor(client: client, logger: logger, location: url.redacted)
         repositories = SQLRepositories(executor: executor)
@@ -125,18 +118,14 @@ public final class PostgresBackend: StorageBackend {
             // waits).
             running = Task.immediate { await client.run() }
         }
-        return PostgresBackend(url: url, client: client, lifetime: options.poolLifetime, running: running, logger: logger)
+        return PostgresBackend(url: url, client: client, running: running, logger: logger)
     }
 
     /// Runs the connection pool until the calling task is cancelled, for a backend opened with
     /// ``PoolLifetime/runByOwner``; returns at once for one that runs its own.
     public func run() async {
-        guard lifetime == .runByOwner else { return }
+        guard running == nil else { return }
         await client.run()
-    }
-
-    public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
-        try await SQLRepositories.transaction(on: executor, body)
     }
 
     /// Stops the pool this backend runs itself (``PoolLifetime/untilClosed``); a pool run by its

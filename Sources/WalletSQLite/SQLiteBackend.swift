@@ -17,7 +17,7 @@ import WalletStorage
 /// Opening refuses, changing nothing, any existing file that is not this tool's store or an
 /// empty database, checks small stores with `PRAGMA quick_check`, and migrates (see
 /// ``Options``). Existing stores upgrade in place: migrations are only ever added.
-public final class SQLiteBackend: StorageBackend {
+public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     /// How the store is opened.
     public struct Options: Sendable {
         /// False for readers: a missing store is then an error, and nothing (file, folder, lock
@@ -40,14 +40,9 @@ public final class SQLiteBackend: StorageBackend {
     public let path: String
     let pool: DatabasePool
     let executor: SQLiteExecutor
-    let repositories: SQLRepositories
+    package let repositories: SQLRepositories
 
-    public var access: any AccessRepository { repositories.access }
-    public var orders: any OrderRepository { repositories.orders }
-    public var finance: any FinanceDataRepository { repositories.finance }
-    public var registrations: any RegistrationRepository { repositories.registrations }
-    public var pushOutbox: any PushOutbox { repositories.pushOutbox }
-    public var apiKeys: any APIKeyRepository { repositories.apiKeys }
+    package var sqlExecutor: any SQLExecutor { executor }
     public var location: String { path }
 
     /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
@@ -63,10 +58,6 @@ public final class SQLiteBackend: StorageBackend {
         self.path = path
         executor = SQLiteExecutor(pool: pool, gate: WriteGate())
         repositories = SQLRepositories(executor: executor)
-    }
-
-    public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
-        try await SQLRepositories.transaction(on: executor, body)
     }
 
     public func close() async throws {

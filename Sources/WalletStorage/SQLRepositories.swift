@@ -36,3 +36,23 @@ extension SQLRepositories {
         }
     }
 }
+
+/// A backend whose repositories are ``SQLRepositories`` over its executor: it provides the two,
+/// and gets the repository properties of ``StorageBackend`` and its unit of work from here.
+package protocol SQLStorageBackend: StorageBackend {
+    var sqlExecutor: any SQLExecutor { get }
+    var repositories: SQLRepositories { get }
+}
+
+extension SQLStorageBackend {
+    public var access: any AccessRepository { repositories.access }
+    public var orders: any OrderRepository { repositories.orders }
+    public var finance: any FinanceDataRepository { repositories.finance }
+    public var registrations: any RegistrationRepository { repositories.registrations }
+    public var pushOutbox: any PushOutbox { repositories.pushOutbox }
+    public var apiKeys: any APIKeyRepository { repositories.apiKeys }
+
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        try await SQLRepositories.transaction(on: sqlExecutor, body)
+    }
+}

@@ -302,13 +302,23 @@ struct ZipLayoutTests {
         arguments: [(UInt16(46), true, true), (148, true, true), (46, true, false), (46, false, true), (0xFF2E, true, true)])
     func versionNeeded(version: UInt16, central: Bool, local: Bool) throws {
         var zip = RawZip(files: Self.files)
-        let index = try #require(zip.entries.firstIndex { $0.name == Array("signature".utf8) })
+        let index = try Self.signatureIndex(in: zip)
         if central { zip.entries[index].versionNeeded = version }
         if local { zip.entries[index].local.versionNeeded = version } else { zip.entries[index].local.versionNeeded = 20 }
-        let report = try Self.report(zip.bytes())
+        try Self.expectUnsupportedFeature(zip, saying: "needs version")
+    }
+
+    /// The `signature` entry of a raw zip.
+    static func signatureIndex(in zip: RawZip) throws -> Int {
+        try #require(zip.entries.firstIndex { $0.name == Array("signature".utf8) })
+    }
+
+    /// `zip` is refused as an unsupported feature of the `signature` entry, with a message saying this.
+    static func expectUnsupportedFeature(_ zip: RawZip, saying text: String) throws {
+        let report = try report(zip.bytes())
         #expect(report.errorCodes == [.archiveUnsupportedFeature], "\(report.errors)")
         #expect(report.errors.first?.path == "signature")
-        #expect(report.errors.first?.message.contains("needs version") == true)
+        #expect(report.errors.first?.message.contains(text) == true, "\(report.errors)")
     }
 
     @Test("versions up to 4.5, and the high byte whatever it holds, are read; bzip2's 4.6 is its method's refusal")
@@ -329,12 +339,8 @@ struct ZipLayoutTests {
         arguments: [4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15])
     func unsupportedFlag(bit: Int) throws {
         var zip = RawZip(files: Self.files)
-        let index = try #require(zip.entries.firstIndex { $0.name == Array("signature".utf8) })
-        zip.entries[index].flags = UInt16(1) << UInt16(bit)
-        let report = try Self.report(zip.bytes())
-        #expect(report.errorCodes == [.archiveUnsupportedFeature], "bit \(bit): \(report.errors)")
-        #expect(report.errors.first?.path == "signature")
-        #expect(report.errors.first?.message.contains("bit \(bit) (") == true)
+        zip.entries[try Self.signatureIndex(in: zip)].flags = UInt16(1) << UInt16(bit)
+        try Self.expectUnsupportedFeature(zip, saying: "bit \(bit) (")
     }
 
     @Test("the flag bits writers set are read: deflate options (1, 2), data descriptor (3), UTF-8 names (11)")

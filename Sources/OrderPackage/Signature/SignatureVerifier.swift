@@ -9,7 +9,7 @@ import WalletPrimitives
 /// 2. ``verifySignature(_:of:certificates:into:)``: the signature math over the manifest bytes as
 ///    received (signer by issuer and serial number, or by subject key identifier);
 /// 3. ``instant(for:now:signingTime:into:)``: the instant validity is judged at;
-/// 4. ``candidateChains(of:embedded:into:)``: every chain OpenSSL builds from the leaf to a root of
+/// 4. ``candidateChains(of:offered:into:)``: every chain OpenSSL builds from the leaf to a root of
 ///    the trust store, through its bundled WWDR intermediates or the embedded certificates;
 /// 5. ``accept(_:policies:)``: the first candidate every ``SignerChainPolicy`` accepts — validity at
 ///    the instant, Apple's chain shape, the WWDR intermediate, the Order Type ID leaf — or the
@@ -59,15 +59,17 @@ struct SignatureVerifier: Sendable {
         defer { outcome.signer = facts }
         let instant = instant(for: time, now: now, signingTime: outcome.signingTime, into: &outcome)
         let policies = [any SignerChainPolicy].orderSigner(orderTypeIdentifier: orderTypeIdentifier, instant: instant)
-        // Chains built before are tried first; when none is accepted, every chain is built again
-        // (an intermediate offered now may complete one they lack).
-        if let remembered = trustStore.verifiedChains.chains(of: leaf, candidates: candidates(parsed.embedded)),
+        // The intermediates offered: the trust store's bundled ones, then the embedded
+        // certificates. Chains built before are tried first; when none is accepted, every chain is
+        // built again (an intermediate offered now may complete one they lack).
+        let offered = trustStore.intermediates + parsed.embedded
+        if let remembered = trustStore.verifiedChains.chains(of: leaf, candidates: offered),
             let chain = remembered.first(where: { policies.violations(of: $0.certificates).isEmpty })
         {
             facts.chain = chain.subjects
             return
         }
-        guard let chains = try candidateChains(of: leaf, embedded: parsed.embedded, into: &outcome) else { return }
+        guard let chains = try candidateChains(of: leaf, offered: offered, into: &outcome) else { return }
         guard let (chain, violations) = Self.accept(chains, policies: policies) else { return }
         facts.chain = chain.subjects
         outcome.errors += violations
@@ -148,21 +150,16 @@ struct SignatureVerifier: Sendable {
         }
     }
 
-    /// The intermediates offered: the trust store's bundled ones, then the embedded certificates.
-    private func candidates(_ embedded: [X509Certificate]) -> [X509Certificate] {
-        trustStore.intermediates + embedded
-    }
-
     /// Every chain from `leaf` to a root of the store (remembered for the next archive); nil after
     /// reporting why there is none.
     private func candidateChains(
-        of leaf: X509Certificate, embedded: [X509Certificate], into outcome: inout Outcome
+        of leaf: X509Certificate, offered: [X509Certificate], into outcome: inout Outcome
     ) throws(OpenSSLError) -> [VerifiedChainCache.Chain]? {
         guard let store = trustStore.store else {
             outcome.errors.append(.untrustedChain(reason: "the trust store could not be loaded"))
             return nil
         }
-        switch try X509ChainBuilder.candidates(leaf: leaf, untrusted: candidates(embedded), store: store) {
+        switch try X509ChainBuilder.candidates(leaf: leaf, untrusted: offered, store: store) {
         case .candidates(let chains):
             return trustStore.verifiedChains.remember(chains, of: leaf)
         case .untrusted(let description, let certificate):

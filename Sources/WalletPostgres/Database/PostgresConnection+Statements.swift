@@ -59,7 +59,9 @@ struct PostgresSQLConnection: SQLConnection {
             for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
                 results.append(try decode(row.makeRandomAccess()))
             }
-        } catch  where error is PSQLError || error is PostgresDecodingError {
+        } catch let error as PostgresDecodingError {
+            throw StorageError.unreadableRow(column: error.columnName, in: location)
+        } catch  where error is PSQLError {
             throw StorageError(postgres: error, location: location)
         }
         return results

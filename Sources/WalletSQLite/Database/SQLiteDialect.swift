@@ -90,33 +90,39 @@ struct SQLiteDialect: SQLDialect {
 struct SQLiteOrderVersionWrites: OrderVersionWrites {
     func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
         let sequence = try await nextChangeSequence(on: connection)
-        try await connection.execute(
-            "INSERT INTO orders (\(OrderColumns.version), changeSequence) VALUES (\(OrderColumns.placeholders(1...15)))",
-            version + [.integer(sequence)])
+        try await connection.execute(Self.insertSQL, version + [.integer(sequence)])
         return true
     }
 
     func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
-        try await connection.execute(
-            """
-            INSERT INTO orderVersions (\(OrderColumns.version), replacedAt)
-            SELECT \(OrderColumns.version), $3 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-            """, Array(version[0...1]) + [version[12]])
+        // $1, $2: the key; $3: the new version's addedAt, the old one's replacedAt.
+        let keyAndTime = Array(version[0...1]) + [version[12]]
+        try await connection.execute(Self.historySQL, keyAndTime)
         let sequence = try await nextChangeSequence(on: connection)
-        try await connection.execute(
-            """
-            UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(OrderColumns.placeholders(1...15)))
-            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-            """, version + [.integer(sequence)])
+        try await connection.execute(Self.updateSQL, version + [.integer(sequence)])
         // Every device registered for the order is owed a push, committed with the version.
-        try await connection.execute(
-            """
-            INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
-            SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
-            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-            """, Array(version[0...1]) + [version[12]])
+        try await connection.execute(Self.pushesSQL, keyAndTime)
         return true
     }
+
+    private static let insertSQL =
+        "INSERT INTO orders (\(OrderColumns.version), changeSequence) VALUES (\(OrderColumns.placeholders(1...15)))"
+
+    private static let historySQL = """
+        INSERT INTO orderVersions (\(OrderColumns.version), replacedAt)
+        SELECT \(OrderColumns.version), $3 FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+        """
+
+    private static let updateSQL = """
+        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(OrderColumns.placeholders(1...15)))
+        WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+        """
+
+    private static let pushesSQL = """
+        INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
+        SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
+        WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+        """
 
     /// The next value of the store-wide change sequence (see `WebServiceTables`).
     private func nextChangeSequence(on connection: any SQLConnection) async throws -> Int64 {

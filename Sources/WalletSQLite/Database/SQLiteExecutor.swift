@@ -118,6 +118,9 @@ struct SQLiteConnection: SQLConnection {
             return onWriter ? try pool.writeWithoutTransaction(body) : try pool.unsafeRead(body)
         } catch let error as DatabaseError {
             throw StorageError(sqlite: error, path: pool.path)
+        } catch is RowDecodingError {
+            // GRDB's own description quotes the statement and its arguments.
+            throw StorageError.unreadableRow(column: nil, in: pool.path)
         }
     }
 

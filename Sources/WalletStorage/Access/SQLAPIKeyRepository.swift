@@ -33,7 +33,7 @@ package final class SQLAPIKeyRepository: APIKeyRepository {
         // One statement, one snapshot: every merchant request authenticates.
         return try await reportingStorageErrors {
             try await executor.read { connection in
-                try await Self.keys(on: connection, where: "k.identifier = $2", [.text(identifier)]).first
+                try await Self.keys(on: connection, Self.oneKeySQL, [.text(identifier)]).first
             }
         }
     }
@@ -51,7 +51,7 @@ package final class SQLAPIKeyRepository: APIKeyRepository {
 
     package func keys() async throws(StorageError) -> [APIKey] {
         try await reportingStorageErrors {
-            try await executor.read { connection in try await Self.keys(on: connection).map(\.key) }
+            try await executor.read { connection in try await Self.keys(on: connection, Self.allKeysSQL).map(\.key) }
         }
     }
 
@@ -70,16 +70,22 @@ package final class SQLAPIKeyRepository: APIKeyRepository {
 
     /// Keys with their order types: one row per key and type (the key's client is
     /// `apikey.<identifier>`, ``WalletCore/APIKey/client(forKey:)``), oldest key first.
+    private static func keysSQL(where condition: String) -> String {
+        """
+        SELECT k.identifier, k.name, k.secretDigest, k.createdAt, k.revokedAt, t.orderTypeIdentifier
+        FROM apiKeys k LEFT JOIN clientOrderTypes t ON t.client = $1 || k.identifier
+        WHERE \(condition) ORDER BY k.createdAt, k.identifier
+        """
+    }
+
+    private static let allKeysSQL = keysSQL(where: "1 = 1")
+    private static let oneKeySQL = keysSQL(where: "k.identifier = $2")
+
+    /// The keys one of those statements reads.
     private static func keys(
-        on connection: any SQLConnection, where condition: String = "1 = 1", _ arguments: [SQLValue] = []
+        on connection: any SQLConnection, _ sql: String, _ arguments: [SQLValue] = []
     ) async throws -> [(key: APIKey, secretDigest: String)] {
-        let rows = try await connection.fetch(
-            """
-            SELECT k.identifier, k.name, k.secretDigest, k.createdAt, k.revokedAt, t.orderTypeIdentifier
-            FROM apiKeys k LEFT JOIN clientOrderTypes t ON t.client = $1 || k.identifier
-            WHERE \(condition) ORDER BY k.createdAt, k.identifier
-            """, [.text(clientPrefix)] + arguments
-        ) { row in
+        let rows = try await connection.fetch(sql, [.text(clientPrefix)] + arguments) { row in
             (
                 key: APIKey(
                     identifier: try row.text(0), name: try row.text(1), createdAt: Microseconds.date(try row.integer(3)),

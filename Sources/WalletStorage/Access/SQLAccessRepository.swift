@@ -129,16 +129,17 @@ package final class SQLAccessRepository: AccessRepository {
     package func grant(_ accounts: [AccountGrant], to client: ClientIdentifier, at time: Date) async throws(StorageError) {
         try Self.requireExact(client)
         let record = recordAccountChange
-        let lock = executor.dialect.lockingRead
+        let dialect = executor.dialect
         try await reportingStorageErrors {
             try await executor.write { connection in
                 // Holds the client's row until the unit ends, so that what the grant reads as
                 // shared before it is still so when it records what it shared.
-                if !lock.isEmpty {
+                if dialect.locksRows {
                     try await connection.execute(
                         "INSERT INTO clients (client, status, decidedAt) VALUES ($1, 'notDetermined', NULL) ON CONFLICT DO NOTHING",
                         [.text(client.rawValue)])
-                    try await connection.execute("SELECT 1 FROM clients WHERE client = $1 \(lock)", [.text(client.rawValue)])
+                    try await connection.execute(
+                        "SELECT 1 FROM clients WHERE client = $1 \(dialect.lockingRead)", [.text(client.rawValue)])
                 }
                 let before = try await Self.access(for: client, on: connection)
                 try await Self.setStatus(.authorized, for: client, at: time, on: connection)

@@ -10,20 +10,35 @@ import WalletPrimitives
 /// concurrent import of the same record waits and then compares with what this one wrote.
 struct FinanceBatchWriter {
     let connection: any SQLConnection
-    let dialect: any SQLDialect
     let log: FinanceChangeLog
     let recordedAt: Int64
     var summary = FinanceImportSummary()
     /// Account currencies looked up during this batch; dropped whenever an account changes.
     private var currencies: [UUID: String] = [:]
-    private let selectTransaction: String
+    private let reads: Reads
 
     init(connection: any SQLConnection, dialect: any SQLDialect, recordedAt: Int64) {
         self.connection = connection
-        self.dialect = dialect
         self.log = FinanceChangeLog(dialect: dialect)
         self.recordedAt = recordedAt
-        selectTransaction = "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 \(dialect.lockingRead)"
+        reads = Reads(dialect)
+    }
+
+    /// The reads of a batch with the dialect's row locks, written once per batch rather than
+    /// once per record.
+    private struct Reads {
+        let account, accountExists, accountCurrency, balance, balanceAccount, transaction, transactionAccount: String
+
+        init(_ dialect: any SQLDialect) {
+            let lock = dialect.lockingRead
+            account = "SELECT record FROM accounts WHERE id = $1 \(lock)"
+            accountExists = "SELECT 1 FROM accounts WHERE id = $1 \(lock)"
+            accountCurrency = "SELECT currencyCode FROM accounts WHERE id = $1 \(dialect.sharingRead)"
+            balance = "SELECT record FROM balances WHERE id = $1 \(lock)"
+            balanceAccount = "SELECT accountID FROM balances WHERE id = $1 \(lock)"
+            transaction = "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 \(lock)"
+            transactionAccount = "SELECT accountID FROM transactions WHERE id = $1 \(lock)"
+        }
     }
 
     // MARK: Accounts
@@ -36,7 +51,7 @@ struct FinanceBatchWriter {
             .blob(try FinanceRows.record(account)),
         ]
         let stored = try await connection.fetchOne(
-            "SELECT record FROM accounts WHERE id = $1 \(dialect.lockingRead)", [.text(account.id.uuidString)]
+            reads.account, [.text(account.id.uuidString)]
         ) { try $0.bytes(0) }
         if let stored {
             guard try FinanceRows.decode(Account.self, stored) != account else { return summary.accounts.unchanged += 1 }
@@ -61,7 +76,7 @@ struct FinanceBatchWriter {
     mutating func deleteAccount(_ id: UUID) async throws {
         currencies = [:]
         guard
-            try await connection.returnsRow("SELECT 1 FROM accounts WHERE id = $1 \(dialect.lockingRead)", [.text(id.uuidString)])
+            try await connection.returnsRow(reads.accountExists, [.text(id.uuidString)])
         else { return }
         for balance in try await ids("SELECT id FROM balances WHERE accountID = $1 ORDER BY id", id) {
             try await deleteBalance(balance)
@@ -89,7 +104,7 @@ struct FinanceBatchWriter {
             .instant(balance.booked?.asOfDate), .text(balance.currencyCode), .blob(try FinanceRows.record(balance)),
         ]
         let stored = try await connection.fetchOne(
-            "SELECT record FROM balances WHERE id = $1 \(dialect.lockingRead)", [.text(balance.id.uuidString)]
+            reads.balance, [.text(balance.id.uuidString)]
         ) { try $0.bytes(0) }
         if let stored {
             let previous = try FinanceRows.decode(AccountBalance.self, stored)
@@ -109,7 +124,7 @@ struct FinanceBatchWriter {
     }
 
     mutating func deleteBalance(_ id: UUID) async throws {
-        guard let accountID = try await accountID(of: id, in: "balances") else { return }
+        guard let accountID = try await accountID(of: id, reading: reads.balanceAccount) else { return }
         try await connection.execute("DELETE FROM balances WHERE id = $1", [.text(id.uuidString)])
         try await record(.balances(accountID: accountID), id, .delete)
         summary.balances.deleted += 1
@@ -126,7 +141,7 @@ struct FinanceBatchWriter {
                     "its amount is in \(transaction.transactionAmount.currencyCode), its account in \(currency) (use foreignCurrencyAmount)"
             )
         }
-        let stored = try await connection.fetchOne(selectTransaction, [.text(transaction.id.uuidString)], FinanceRows.transaction)
+        let stored = try await connection.fetchOne(reads.transaction, [.text(transaction.id.uuidString)], FinanceRows.transaction)
         if let previous = stored {
             guard previous != transaction else { return summary.transactions.unchanged += 1 }
             try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(transaction.id.uuidString)])
@@ -142,7 +157,7 @@ struct FinanceBatchWriter {
     }
 
     mutating func deleteTransaction(_ id: UUID) async throws {
-        guard let accountID = try await accountID(of: id, in: "transactions") else { return }
+        guard let accountID = try await accountID(of: id, reading: reads.transactionAccount) else { return }
         try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(id.uuidString)])
         try await record(.transactions(accountID: accountID), id, .delete)
         summary.transactions.deleted += 1
@@ -160,17 +175,15 @@ struct FinanceBatchWriter {
     private mutating func accountCurrency(_ accountID: UUID, for record: String) async throws -> String {
         if let currency = currencies[accountID] { return currency }
         guard
-            let currency = try await connection.text(
-                "SELECT currencyCode FROM accounts WHERE id = $1 \(dialect.sharingRead)", [.text(accountID.uuidString)])
+            let currency = try await connection.text(reads.accountCurrency, [.text(accountID.uuidString)])
         else { throw FinanceDataError.unknownAccountReference(record, accountID: accountID) }
         currencies[accountID] = currency
         return currency
     }
 
     /// The account a stored balance or transaction belongs to; nil when it is not stored.
-    private func accountID(of id: UUID, in table: String) async throws -> UUID? {
-        try await connection.text("SELECT accountID FROM \(table) WHERE id = $1 \(dialect.lockingRead)", [.text(id.uuidString)])
-            .flatMap(UUID.init(uuidString:))
+    private func accountID(of id: UUID, reading statement: String) async throws -> UUID? {
+        try await connection.text(statement, [.text(id.uuidString)]).flatMap(UUID.init(uuidString:))
     }
 
     /// An update: in place, or, when the record moved to another account, a delete from the

@@ -48,7 +48,7 @@ package final class SQLFinanceDataRepository: FinanceDataRepository {
     /// is locked first, so two compactions run one after the other.
     private static func compact(before time: Date, dialect: any SQLDialect, on connection: any SQLConnection) async throws -> Int
     {
-        if !dialect.lockingRead.isEmpty {
+        if dialect.locksRows {
             try await connection.execute("SELECT 1 FROM financeHistoryHorizon WHERE id = 1 \(dialect.lockingRead)")
         }
         guard

@@ -12,15 +12,31 @@ package final class SQLOrderRepository: OrderRepository {
     private let executor: any SQLExecutor
     private let servedSQL: String
     private let servedWithArchiveSQL: String
+    /// The statements in this backend's dialect, written once per repository.
+    private let summaryColumns: String
     private let currentSQL: String
+    private let historySQL: String
 
     package init(executor: any SQLExecutor) {
         self.executor = executor
-        servedSQL = Self.servedSQL(archive: false, dialect: executor.dialect)
-        servedWithArchiveSQL = Self.servedSQL(archive: true, dialect: executor.dialect)
+        let dialect = executor.dialect
+        servedSQL = Self.servedSQL(archive: false, dialect: dialect)
+        servedWithArchiveSQL = Self.servedSQL(archive: true, dialect: dialect)
+        let summary = OrderColumns.summary(dialect)
+        summaryColumns = summary
         currentSQL = """
-            SELECT \(OrderColumns.summary(executor.dialect)), CAST(NULL AS BIGINT) AS replacedAt FROM orders
+            SELECT \(summary), CAST(NULL AS BIGINT) AS replacedAt FROM orders
             WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """
+        // One statement: the replaced versions in order, then the current one.
+        historySQL = """
+            SELECT * FROM (
+                SELECT \(summary), replacedAt, id AS position FROM orderVersions
+                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+                UNION ALL
+                SELECT \(summary), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT) FROM orders
+                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            ) AS versions ORDER BY \(dialect.orderTerm("position", ascending: true, nullsFirst: false))
             """
     }
 
@@ -125,7 +141,7 @@ package final class SQLOrderRepository: OrderRepository {
         let limit = filter.bind(.integer(Int64(max(0, query.limit))))
         let offset = filter.bind(.integer(Int64(max(0, query.offset))))
         let sql = """
-            SELECT \(OrderColumns.summary(executor.dialect)), CAST(NULL AS BIGINT) AS replacedAt FROM orders \(filter.clause)
+            SELECT \(summaryColumns), CAST(NULL AS BIGINT) AS replacedAt FROM orders \(filter.clause)
             ORDER BY updatedAtMicroseconds DESC, orderTypeIdentifier, orderIdentifier LIMIT \(limit) OFFSET \(offset)
             """
         let arguments = filter.arguments
@@ -176,7 +192,7 @@ package final class SQLOrderRepository: OrderRepository {
 
     private static func servedSQL(archive: Bool, dialect: any SQLDialect) -> String {
         """
-        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", placeholdersFrom: "$1", archive: archive))
+        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", archive: archive))
         FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $4
         LEFT JOIN orders o \(dialect.servedOrderIndex(includingArchive: archive))
             ON o.orderTypeIdentifier = $5 AND o.orderIdentifier = $6
@@ -185,18 +201,7 @@ package final class SQLOrderRepository: OrderRepository {
 
     package func history(of identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {
         guard StorableText.isExact(identifier) else { return [] }
-        let summary = OrderColumns.summary(executor.dialect)
-        let position = executor.dialect.orderTerm("position", ascending: true, nullsFirst: false)
-        // One statement: the replaced versions in order, then the current one.
-        let sql = """
-            SELECT * FROM (
-                SELECT \(summary), replacedAt, id AS position FROM orderVersions
-                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-                UNION ALL
-                SELECT \(summary), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT) FROM orders
-                WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-            ) AS versions ORDER BY \(position)
-            """
+        let sql = historySQL
         return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetch(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)

@@ -10,15 +10,17 @@ extension ServedOrderLookup {
     /// and parsed alike, and two flags say what was real. Otherwise decoding a stored row, and
     /// not decoding a missing one, tells a stranger by timing which orders exist — the Orders
     /// web service answers both with the same `401` (TimingEqualityTests).
-    package static func servedColumns(order alias: String, placeholdersFrom first: String, archive: Bool) -> String {
+    ///
+    /// The placeholders are `$1`…`$3`, first in the statement, bound as ``placeholders``.
+    package static func servedColumns(order alias: String, archive: Bool) -> String {
         """
-        \(alias).archiveSHA256 IS NOT NULL, coalesce(\(alias).archiveSHA256, \(first)), \
-        coalesce(\(alias).updatedAt, \(first.next(1))), coalesce(\(alias).authenticationToken, \(first.next(2))), \
+        \(alias).archiveSHA256 IS NOT NULL, coalesce(\(alias).archiveSHA256, $1), \
+        coalesce(\(alias).updatedAt, $2), coalesce(\(alias).authenticationToken, $3), \
         \(alias).authenticationToken IS NULL\(archive ? ", \(alias).archive" : "")
         """
     }
 
-    /// The values bound for ``servedColumns(order:placeholdersFrom:archive:)``'s placeholders.
+    /// The values bound for ``servedColumns(order:archive:)``'s placeholders.
     package static let placeholders: [SQLValue] = [
         .text(String(repeating: "0", count: 64)), .text("2026-01-15T09:30:00Z"), .text(String(repeating: "0", count: 32)),
     ]
@@ -33,13 +35,5 @@ extension ServedOrderLookup {
             identifier: identifier, archive: archive, archiveSHA256: archiveSHA256,
             updatedAt: try RFC3339Timestamp(stored: updatedAt), authenticationToken: tokenIsNull ? nil : authenticationToken)
         return ServedOrderLookup(restrictedSince: restrictedSince, candidate: order, isStored: exists)
-    }
-}
-
-extension String {
-    /// `$4` → `$5` (PostgreSQL's numbered parameters); `?` stays `?` (SQLite's positional ones).
-    fileprivate func next(_ offset: Int) -> String {
-        guard hasPrefix("$"), let number = Int(dropFirst()) else { return self }
-        return "$\(number + offset)"
     }
 }

@@ -51,6 +51,10 @@ package protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    /// Whether a unit of work must lock what it decides on row by row (PostgreSQL), rather than
+    /// holding the whole database already (SQLite).
+    package var locksRows: Bool { !lockingRead.isEmpty }
+
     package func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws {}
     package func didRemoveOrder(on connection: any SQLConnection) async throws {}
     package func servedOrderIndex(includingArchive: Bool) -> String { "" }
