@@ -114,6 +114,8 @@ let package = Package(
             dependencies: [
                 "WalletStorage", "WalletCore", "OrderStorage", "FinanceData", "WalletPrimitives",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for running the statements GRDB compiled (PreparedStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
 

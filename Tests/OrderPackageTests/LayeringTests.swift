@@ -44,6 +44,13 @@ struct LayeringTests {
         #expect(offenders == [])
     }
 
+    @Test("SQLite's C API only where a statement is run and its row read")
+    func sqliteCalls() throws {
+        let users = try Self.imports().filter { $0.modules.contains("GRDBSQLite") }.map(\.path).sorted()
+        #expect(
+            users == ["Sources/WalletSQLite/Database/PreparedStatement.swift", "Sources/WalletSQLite/Database/SQLiteRow.swift"])
+    }
+
     @Test("only Sources/WalletPostgres/ imports postgres-nio")
     func postgres() throws {
         let offenders = try Self.imports().filter { $0.modules.contains("PostgresNIO") }

@@ -47,41 +47,6 @@ struct SQLiteDialect: SQLDialect {
     func didRemoveOrder(on connection: any SQLConnection) async throws {
         try (connection as? SQLiteConnection)?.onDatabase(FreePages.release)
     }
-
-    /// The statement as SQLite binds it. The repositories write PostgreSQL's numbered
-    /// placeholders, which SQLite reads as named ones, numbered in order of first appearance:
-    /// when they first appear as `$1`, `$2`, … in order (most statements), that is already their
-    /// number and the text is used as it is, without a copy; otherwise `$n` becomes `?n`, which
-    /// SQLite binds by its number.
-    static func numbered(_ sql: String) -> String {
-        var highest = 0
-        var number = 0
-        var inPlaceholder = false
-        var inOrder = true
-        for byte in sql.utf8 {
-            if inPlaceholder, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                number = number * 10 + Int(byte - UInt8(ascii: "0"))
-                continue
-            }
-            if inPlaceholder {
-                if number > highest + 1 { inOrder = false } else { highest = max(highest, number) }
-                inPlaceholder = false
-            }
-            if byte == UInt8(ascii: "$") {
-                inPlaceholder = true
-                number = 0
-            }
-        }
-        if inPlaceholder, number > highest + 1 { inOrder = false }
-        guard !inOrder else { return sql }
-        var bytes = Array(sql.utf8)
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "$") {
-            if index + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) {
-                bytes[index] = UInt8(ascii: "?")
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// The versions of a save in SQLite: the unit of work holds the database from the read the

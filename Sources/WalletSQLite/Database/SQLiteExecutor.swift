@@ -63,37 +63,43 @@ struct SQLiteConnection: SQLConnection {
     func fetch<T>(
         _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
     ) async throws -> [T] {
-        try run(sql, reusable: reusable) { statement in
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-            var results: [T] = []
-            while let row = try cursor.next() { results.append(try decode(row)) }
-            return results
+        var results: [T] = []
+        try run(sql, arguments, reusable: reusable) { row in
+            results.append(try decode(row))
+            return true
         }
+        return results
     }
 
     func fetchOne<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> T? {
-        try run(sql, reusable: true) { statement in
-            // The row is a view of the cursor's statement: read it while the cursor lives.
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-            return try withExtendedLifetime(cursor) { try cursor.next().map(decode) }
+        var result: T?
+        try run(sql, arguments, reusable: true) { row in
+            result = try decode(row)
+            return false
         }
+        return result
     }
 
-    /// One value, without a row: GRDB's value cursors read the column in place.
     func integer(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64? {
-        try run(sql, reusable: true) { statement in
-            try Int64?.fetchOne(statement, arguments: StatementArguments(arguments)) ?? nil
+        var result: Int64?
+        try run(sql, arguments, reusable: true) { row in
+            result = try row.optionalInteger(0)
+            return false
         }
+        return result
     }
 
     func text(_ sql: String, _ arguments: [SQLValue]) async throws -> String? {
-        try run(sql, reusable: true) { statement in
-            try String?.fetchOne(statement, arguments: StatementArguments(arguments)) ?? nil
+        var result: String?
+        try run(sql, arguments, reusable: true) { row in
+            result = try row.optionalText(0)
+            return false
         }
+        return result
     }
 
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
-        try run(sql, reusable: reusable) { statement in try statement.execute(arguments: StatementArguments(arguments)) }
+        try run(sql, arguments, reusable: reusable) { _ in true }
     }
 
     /// Ends the unit of work on the writer.
@@ -118,26 +124,22 @@ struct SQLiteConnection: SQLConnection {
             return onWriter ? try pool.writeWithoutTransaction(body) : try pool.unsafeRead(body)
         } catch let error as DatabaseError {
             throw StorageError(sqlite: error, path: pool.path)
+        } catch let error as UnreadableColumn {
+            throw StorageError.unreadableRow(column: error.name, in: pool.path)
         } catch is RowDecodingError {
             // GRDB's own description quotes the statement and its arguments.
             throw StorageError.unreadableRow(column: nil, in: pool.path)
         }
     }
 
-    /// Synchronous on purpose: the statement runs on this thread (see ``SQLiteExecutor``).
-    private func run<T>(_ sql: String, reusable: Bool, _ body: (Statement) throws -> T) throws -> T {
-        let sql = SQLiteDialect.numbered(sql)
-        return try onDatabase { db in try body(reusable ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)) }
+    /// Runs one statement, handing `onRow` each row while it returns true. Synchronous on
+    /// purpose: the statement runs on this thread (see ``SQLiteExecutor``).
+    private func run(
+        _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ onRow: (SQLiteRow) throws -> Bool
+    ) throws {
+        try onDatabase { db in
+            let statement = reusable ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            try PreparedStatement(statement, sql: sql).run(arguments, onRow)
+        }
     }
-}
-
-/// GRDB's rows, read by column index as every repository reads them.
-extension Row: SQLRow {
-    package func text(_ index: Int) throws -> String { try decode(String.self, atIndex: index) }
-    package func optionalText(_ index: Int) throws -> String? { try decode(String?.self, atIndex: index) }
-    package func integer(_ index: Int) throws -> Int64 { try decode(Int64.self, atIndex: index) }
-    package func optionalInteger(_ index: Int) throws -> Int64? { try decode(Int64?.self, atIndex: index) }
-    package func bytes(_ index: Int) throws -> Data { try decode(Data.self, atIndex: index) }
-    package func optionalBytes(_ index: Int) throws -> Data? { try decode(Data?.self, atIndex: index) }
-    package func bool(_ index: Int) throws -> Bool { try decode(Bool.self, atIndex: index) }
 }

@@ -1,6 +1,6 @@
 /// One database connection as the repositories of this module use it: statements with bound
-/// values, written with PostgreSQL's numbered placeholders (`$1`, `$2`, … — a backend whose
-/// database numbers them otherwise rewrites them), and rows read by index.
+/// values, written with PostgreSQL's numbered placeholders (`$1`, `$2`, …; SQLite reads each as a
+/// parameter named after its number), and rows read by index.
 ///
 /// A connection is handed to the body of an ``SQLExecutor`` call and is valid only inside it.
 package protocol SQLConnection: Sendable {
