@@ -48,7 +48,10 @@ struct LayeringTests {
     func sqliteCalls() throws {
         let users = try Self.imports().filter { $0.modules.contains("GRDBSQLite") }.map(\.path).sorted()
         #expect(
-            users == ["Sources/WalletSQLite/Database/PreparedStatement.swift", "Sources/WalletSQLite/Database/SQLiteRow.swift"])
+            users == [
+                "Sources/WalletSQLite/Database/ImmediateBegin.swift", "Sources/WalletSQLite/Database/PreparedStatement.swift",
+                "Sources/WalletSQLite/Database/SQLiteRow.swift",
+            ])
     }
 
     @Test("only Sources/WalletPostgres/ imports postgres-nio")

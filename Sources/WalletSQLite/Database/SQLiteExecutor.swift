@@ -11,7 +11,8 @@ import WalletStorage
 /// hop onto GRDB's queue would cost far more (Benchmarks).
 ///
 /// A unit of work takes the backend's ``WriteGate``, begins `IMMEDIATE` on the pool's writer
-/// connection (waiting there, off the calling thread, for another process's write to end), then
+/// connection (on the calling thread when the database is free, ``ImmediateBegin``; otherwise
+/// waiting off the calling thread for another process's write to end), then
 /// runs each statement on that connection, whose transaction stays open between them — GRDB's
 /// `allowsUnsafeTransactions`, safe because the gate keeps every other write of this process
 /// out until COMMIT or ROLLBACK. This is how repositories written once with `await`ed
@@ -31,7 +32,9 @@ struct SQLiteExecutor: SQLExecutor {
         let pool = self.pool
         return try await gate.run {
             do {
-                try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+                if try !ImmediateBegin.withoutWaiting(on: pool) {
+                    try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+                }
             } catch {
                 throw StorageError(sqlite: error, path: pool.path)
             }
