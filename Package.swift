@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OrderStorage", targets: ["OrderStorage"]),
         .library(name: "WalletCore", targets: ["WalletCore"]),
         .library(name: "FinanceData", targets: ["FinanceData"]),
+        .library(name: "WalletConsent", targets: ["WalletConsent"]),
         .library(name: "WalletStorage", targets: ["WalletStorage"]),
         .library(name: "WalletSQLite", targets: ["WalletSQLite"]),
         .library(name: "WalletPostgres", targets: ["WalletPostgres"]),
@@ -42,6 +43,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The data owner's password (issue 25): bcrypt from hummingbird-auth's HummingbirdBcrypt,
+        // a C implementation with no other dependency (the package's swift-crypto is resolved,
+        // never built: nothing here uses its other products). Pages: Mustache templates.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; the Debian packages are
@@ -103,9 +109,20 @@ let package = Package(
             ]
         ),
 
+        // The data owner's consent on the network: the owner's password and sessions, registered
+        // clients, OAuth codes with PKCE, tokens, one-off transaction picks; the repository
+        // protocol. No SQL, no HTTP.
+        .target(
+            name: "WalletConsent",
+            dependencies: [
+                "WalletCore", "WalletPrimitives", "OrderPackage",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
+
         // The storage layer: what a backend provides (every repository, a transaction spanning
         // them) and the SQL rendering that SQL backends share. No database library.
-        .target(name: "WalletStorage", dependencies: ["WalletCore", "OrderStorage", "FinanceData"]),
+        .target(name: "WalletStorage", dependencies: ["WalletCore", "OrderStorage", "FinanceData", "WalletConsent"]),
 
         // The embedded SQLite backend: the only module that imports GRDB. Owns every table and
         // the one migrator.
@@ -136,14 +153,15 @@ let package = Package(
         .target(
             name: "WalletOrders",
             dependencies: [
-                "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletStorage", "WalletSQLite",
+                "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletStorage", "WalletSQLite", "WalletConsent",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // The JSON the CLI prints and the service will serve: Codable output types, one encoder.
         .target(
-            name: "WalletWire", dependencies: ["WalletPrimitives", "OrderPackage", "OrderStorage", "WalletCore", "FinanceData"]),
+            name: "WalletWire",
+            dependencies: ["WalletPrimitives", "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletConsent"]),
         // The command-line tool.
         .executableTarget(
             name: "orders",
@@ -172,8 +190,9 @@ let package = Package(
             name: "OrdersService",
             dependencies: [
                 "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore",
-                "WalletPrimitives", "OrderPush",
+                "WalletPrimitives", "OrderPush", "WalletConsent", "FinanceData",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -221,6 +240,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WalletCoreTests", dependencies: ["WalletCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "WalletConsentTests", dependencies: ["WalletConsent", "WalletCore"]),
         .testTarget(
             name: "WalletWireTests",
             dependencies: ["WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives"]),
@@ -233,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "StorageContractTests",
             dependencies: [
-                "StorageContract", "WalletStorage", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore",
+                "StorageContract", "WalletStorage", "OrderStorage", "OrderPackage", "FinanceData", "WalletCore", "WalletConsent",
                 "WalletPrimitives", "TestArchiveTable",
             ]),
         // What only the SQLite backend has: the file, its identity and damage, GRDB-level checks.

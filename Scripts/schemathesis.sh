@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # schemathesis (PyPI) against the OpenAPI document `orders serve` serves, with every check
-# (Scripts/schemathesis.toml says which one is left out for which operation, and why). Any
-# finding fails: the document and the server must agree.
+# (Scripts/schemathesis.toml says which one is left out for which operation, and why), in three
+# runs: the merchant API with an API key, the financial-data API with an access token the owner
+# granted (Scripts/lib/finance_token.py walks the consent sheet for it), the token endpoints
+# without one. Any finding fails: the document and the server must agree.
 #
 #   Scripts/schemathesis.sh [MAX_EXAMPLES]      # default 500 per operation
 #
 # Creates a virtual environment in .build-tools/ with a pinned schemathesis, builds `orders`,
-# serves a throwaway store holding the shipped test order and an API key, and runs.
+# serves a throwaway store holding the shipped test order, an API key, the sample financial data
+# and a registered client, and runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples=${1:-500}
@@ -26,8 +29,23 @@ store="$work/store.sqlite"
 root=TestArchives/pki/root.pem
 "$orders" keys create --store "$store" --order-type order.com.example.shop > "$work/key" 2>/dev/null
 "$orders" add --yes --store "$store" --trust-root "$root" TestArchives/valid/basic.order >/dev/null
+# Financial data, the owner's password and a client, for the financial-data API.
+"$orders" finance import --store "$store" Samples/finance-feed.json >/dev/null
+printf 'schemathesis owner password\n' | "$orders" owner set-password --cost 4 --store "$store" >/dev/null
+redirect=http://127.0.0.1:9/callback
+"$orders" finance clients create --store "$store" --name Schemathesis --redirect-uri "$redirect" \
+  --id com.example.schemathesis > "$work/client" 2>/dev/null
+secret=$(sed -n 's/^client_secret: //p' "$work/client")
 start_server "$work/out" "$work/err" "$orders" serve --store "$store" --port 0 --trust-root "$root"
-echo "schemathesis: $examples examples per operation against http://127.0.0.1:$port/api/v1/openapi.json" >&2
-"$venv/bin/schemathesis" --config-file Scripts/schemathesis.toml run "http://127.0.0.1:$port/api/v1/openapi.json" \
-  -H "Authorization: Bearer $(cat "$work/key")" --max-examples "$examples" --seed 22 --no-color \
-  --generation-database none --report-dir "$work/report"
+base="http://127.0.0.1:$port"
+token=$(python3 Scripts/lib/finance_token.py "$base" com.example.schemathesis "$secret" "$redirect" 'schemathesis owner password')
+run() {
+  "$venv/bin/schemathesis" --config-file Scripts/schemathesis.toml run "$base/api/v1/openapi.json" \
+    --max-examples "$examples" --seed 22 --no-color --generation-database none --report-dir "$work/report" "$@"
+}
+echo "schemathesis: the merchant API, $examples examples per operation against $base/api/v1/openapi.json" >&2
+run --include-path-regex '^/api/' -H "Authorization: Bearer $(cat "$work/key")"
+echo "schemathesis: the financial-data API, with an access token the owner granted" >&2
+run --include-path-regex '^/finance/v1/(accounts|transactions|history|authorization)' -H "Authorization: Bearer $token"
+echo "schemathesis: the token endpoints (a client's form; codes are single-use secrets)" >&2
+run --include-path-regex '^/finance/(token|v1/picked-transactions)$'

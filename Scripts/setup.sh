@@ -6,8 +6,10 @@
 #     and Scripts/check-example.sh
 #   postgresql: initdb and pg_ctl for the throwaway cluster of Scripts/with-postgres.sh (the tests never
 #     use the cluster Debian's package may create and start for itself)
+#   chromium, chromium-driver: the browser suite (Scripts/browser-tests.sh) drives headless Chromium
 set -euo pipefail
-packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql)
+packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
+  chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

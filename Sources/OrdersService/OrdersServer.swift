@@ -9,7 +9,8 @@ import WalletOrders
 import WalletPrimitives
 
 /// The whole `orders serve`, assembled and run: the storage backend, the APNs client, the push
-/// outbox drainer and the HTTP application, as services of one `ServiceGroup`, started in that
+/// outbox drainer, the consent sweeper and the HTTP application, as services of one
+/// `ServiceGroup`, started in that
 /// order and shut down in the reverse one — requests finish first, then the pushes in flight,
 /// then APNs connections close, then the store.
 ///
@@ -118,7 +119,7 @@ public struct OrdersServer: Sendable {
             onOutcome: configuration.service.metrics.recordPush(outcome:))
         let application = service.application(
             host: configuration.host, port: configuration.port, server: server, onServerRunning: onListening)
-        services += [drainer, application]
+        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger), application]
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         group.maximumCancellationDuration = configuration.cancellationTimeout

@@ -9,7 +9,8 @@ import ServiceLifecycle
 import WalletOrders
 
 /// The HTTP service over a ``WalletOrders/WalletStore``: Apple's Orders web service for Wallet
-/// devices (under ``Configuration/basePath``), the merchant API (`/api/v1`), `/health` and
+/// devices (under ``Configuration/basePath``), the merchant API (`/api/v1`), financial data on the
+/// network (`/finance`: the owner's consent pages, OAuth, the data API), `/health` and
 /// `/metrics`.
 ///
 /// ```swift
@@ -32,15 +33,22 @@ public struct OrdersService: Sendable {
         public var limits: ServiceLimits
         public var metrics: ServiceMetrics
         public var logger: Logger
+        /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: the client's
+        /// address for rate limits and sign-in throttling, and whether cookies are `Secure`.
+        public var trustedProxies: Set<String>
+        /// This server speaks TLS itself: the pages' cookies are `Secure`.
+        public var servesTLS: Bool
 
         public init(
             basePath: String = "/", limits: ServiceLimits = .default, metrics: ServiceMetrics = ServiceMetrics(),
-            logger: Logger = Logger(label: "orders.serve")
+            logger: Logger = Logger(label: "orders.serve"), trustedProxies: Set<String> = [], servesTLS: Bool = false
         ) {
             self.basePath = basePath
             self.limits = limits
             self.metrics = metrics
             self.logger = logger
+            self.trustedProxies = trustedProxies
+            self.servesTLS = servesTLS
         }
     }
 
@@ -62,6 +70,9 @@ public struct OrdersService: Sendable {
     public func addRoutes(to router: Router<OrdersRequestContext>) {
         let table = RouteTable()
         router.add(middleware: ServiceMiddleware(metrics: configuration.metrics, routes: table))
+        router.add(
+            middleware: ForwardedClientMiddleware(
+                trustedProxies: configuration.trustedProxies, servesTLS: configuration.servesTLS))
         let base = Self.normalized(basePath: configuration.basePath)
         let deviceGroup = router.group(RouterPath(base.isEmpty ? "/" : base))
         DeviceRoutes(
@@ -70,6 +81,10 @@ public struct OrdersService: Sendable {
         ).add(to: deviceGroup, prefix: base, table: table)
         MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
+        // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.
+        FinancePages(wallet: wallet).add(to: router, table: table)
+        TokenRoutes(wallet: wallet, rateLimiter: rateLimits.tokens).add(to: router, table: table)
+        FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams).add(to: router, table: table)
     }
 
     /// A new router holding every route.
@@ -130,11 +145,15 @@ public struct OrdersService: Sendable {
 struct RateLimits: Sendable {
     let deviceLog: RateLimiter
     let registrations: RateLimiter
+    let tokens: RateLimiter
+    let historyStreams: StreamLimiter
 
     init(limits: ServiceLimits) {
         deviceLog = RateLimiter(
             perClient: limits.deviceLogRate, total: limits.deviceLogTotalRate, maximumClients: limits.rateLimitedClients)
         registrations = RateLimiter(
             perClient: limits.registrationRate, total: nil, maximumClients: limits.rateLimitedClients)
+        tokens = RateLimiter(perClient: limits.tokenRequestRate, total: nil, maximumClients: limits.rateLimitedClients)
+        historyStreams = StreamLimiter(perClient: limits.historyStreamsPerClient, total: limits.historyStreams)
     }
 }

@@ -15,6 +15,8 @@ public struct WalletConfiguration: Sendable {
     public var history: HistoryConfiguration
     /// How many devices the Orders web service registers per order, and orders per device.
     public var registrationLimits: RegistrationLimits
+    /// Lifetimes and limits of the owner's sessions, sign-ins, codes and tokens (``FinanceConsent``).
+    public var consent: ConsentPolicy
     public var clock: @Sendable () -> Date
     public var logger: Logger
 
@@ -23,7 +25,7 @@ public struct WalletConfiguration: Sendable {
         orderConsent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         history: HistoryConfiguration = HistoryConfiguration(), registrationLimits: RegistrationLimits = .default,
-        clock: @escaping @Sendable () -> Date = { Date() },
+        consent: ConsentPolicy = ConsentPolicy(), clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "wallet-orders")
     ) {
         self.availability = availability
@@ -32,6 +34,7 @@ public struct WalletConfiguration: Sendable {
         self.authorizationPrompt = authorizationPrompt
         self.history = history
         self.registrationLimits = registrationLimits
+        self.consent = consent
         self.clock = clock
         self.logger = logger
     }

@@ -1,6 +1,7 @@
 import FinanceData
 import Foundation
 import OrderStorage
+import WalletConsent
 import WalletCore
 import WalletPrimitives
 import WalletSQLite
@@ -28,6 +29,9 @@ public final class WalletStore: Sendable {
     /// are available and not restricted before every read or write.
     public let orders: OrderStore
     public let control: AccessControl
+    /// The data owner's consent on the network: sign-in, registered clients, the OAuth flow,
+    /// tokens and the transaction picker.
+    public let consent: FinanceConsent
     /// The same store without those checks, for ``FinanceStore``, which makes FinanceKit's own
     /// (and reports a restriction as `FinanceError.dataRestricted`).
     let clientOrders: OrderStore
@@ -57,6 +61,9 @@ public final class WalletStore: Sendable {
         clientOrders = OrderStore(
             repository: backend.orders, verifier: configuration.verifier, consent: configuration.orderConsent,
             clock: configuration.clock)
+        consent = FinanceConsent(
+            repository: backend.consent, access: backend.access, finance: backend.finance, control: control,
+            configuration: configuration)
     }
 
     /// FinanceKit's API for one client.

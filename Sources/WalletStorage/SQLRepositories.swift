@@ -1,5 +1,6 @@
 import FinanceData
 import OrderStorage
+import WalletConsent
 import WalletCore
 
 /// Every repository of a wallet, each written once over one ``SQLExecutor``.
@@ -10,6 +11,7 @@ package struct SQLRepositories: Sendable {
     package let registrations: SQLRegistrationRepository
     package let pushOutbox: SQLPushOutbox
     package let apiKeys: SQLAPIKeyRepository
+    package let consent: SQLConsentRepository
 
     package init(executor: any SQLExecutor) {
         access = SQLAccessRepository(executor: executor)
@@ -18,6 +20,7 @@ package struct SQLRepositories: Sendable {
         registrations = SQLRegistrationRepository(executor: executor)
         pushOutbox = SQLPushOutbox(executor: executor)
         apiKeys = SQLAPIKeyRepository(executor: executor)
+        consent = SQLConsentRepository(executor: executor)
     }
 }
 
@@ -51,6 +54,7 @@ extension SQLStorageBackend {
     public var registrations: any RegistrationRepository { repositories.registrations }
     public var pushOutbox: any PushOutbox { repositories.pushOutbox }
     public var apiKeys: any APIKeyRepository { repositories.apiKeys }
+    public var consent: any ConsentRepository { repositories.consent }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: sqlExecutor, body)

@@ -1,5 +1,6 @@
 import FinanceData
 import OrderStorage
+import WalletConsent
 import WalletCore
 
 /// Where a wallet's data lives: every repository over one database, a unit of work that spans
@@ -24,6 +25,8 @@ public protocol StorageBackend: Sendable {
     var pushOutbox: any PushOutbox { get }
     /// Merchant API keys (their order types are entitlements in ``access``).
     var apiKeys: any APIKeyRepository { get }
+    /// The data owner's password and sessions, registered clients, their codes and tokens.
+    var consent: any ConsentRepository { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those

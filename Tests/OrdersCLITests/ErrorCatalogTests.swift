@@ -50,6 +50,11 @@ struct ErrorCatalogTests {
             ServiceRequestError.unauthenticated, ServiceRequestError.methodNotAllowed(method: "PATCH", allowed: ["GET"]),
             ServiceRequestError.invalidHeader(name: "Host", reason: "r"), ServiceRequestError.malformedRequest(reason: "r"),
             ServiceRequestError.rateLimited(retryAfter: 1),
+            ConsentError.invalidRequest("r"), ConsentError.unknownClient, ConsentError.invalidGrant("r"),
+            ConsentError.invalidClient,
+            ConsentError.unsupportedGrantType("t"), ConsentError.invalidToken, ConsentError.signInThrottled(retryAfter: 1),
+            ConsentError.wrongPassword, ConsentError.unacceptablePassword("r"), ConsentError.forgedRequest,
+            ConsentError.invalidClientRegistration("r"), ConsentError.clientExists("c"),
         ]
         if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
             let parse = error as? JSONParseError
@@ -103,6 +108,9 @@ struct ErrorCatalogTests {
         #expect(status("request.invalidHeader") == 400 && status("request.malformed") == 400)
         #expect(status("store.registrationLimit") == 409 && status("webService.invalidPushToken") == 400)
         #expect(status("webService.invalidDeviceIdentifier") == 400)
+        #expect(status("consent.invalidToken") == 401 && status("consent.invalidClient") == 401)
+        #expect(status("consent.forgedRequest") == 403 && status("consent.unknownClient") == 400)
+        #expect(status("consent.signInThrottled") == 429 && status("consent.invalidGrant") == 400)
     }
 
     @Test("every code is documented in docs/error-codes.md, and every documented code exists")

@@ -2,8 +2,10 @@ import Foundation
 
 /// A plain TCP connection to a server on loopback, for what an HTTP client will not do: send a
 /// request a byte at a time, stop in the middle of the headers, or stream a body past every cap.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
+    /// Bytes ``read(until:)`` received past what it returned.
+    private var pending = Data()
 
     /// Connects to `127.0.0.1:port` from `source` (any address of 127.0.0.0/8, all of which are
     /// loopback on Linux: a client at another address, as the rate limits see it); reads and
@@ -121,6 +123,31 @@ final class RawConnection {
             body += buffer[0..<count]
         }
         return (status, headers, body)
+    }
+
+    /// What arrives up to and including `marker` (a stream read piece by piece: Server-Sent
+    /// Events), or nil when the connection ends or its timeout passes first. What came after the
+    /// marker is kept for the next call.
+    func read(until marker: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let pattern = Data(marker.utf8)
+        while pending.range(of: pattern) == nil {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+        guard let range = pending.range(of: pattern) else { return nil }
+        let text = String(decoding: pending[pending.startIndex..<range.upperBound], as: UTF8.self)
+        pending = Data(pending[range.upperBound...])
+        return text
+    }
+
+    /// `work` on a thread of its own: a blocking read must not hold one of the few threads the
+    /// server under test needs to answer it.
+    static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     /// The status code of the response's first line, or nil if none arrives in time.

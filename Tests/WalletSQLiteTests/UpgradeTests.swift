@@ -61,7 +61,9 @@ struct UpgradeTests {
         }
         #expect(applied == SQLiteSchema.migrator.migrations.sorted())
         #expect(
-            applied == ["core.v1", "core.v2", "finance.v1", "finance.v2", "finance.v3", "orders.v1", "orders.v2", "orders.v3"])
+            applied == [
+                "core.v1", "core.v2", "core.v3", "finance.v1", "finance.v2", "finance.v3", "orders.v1", "orders.v2", "orders.v3",
+            ])
     }
 
     @Test("orders.v2 gives every stored version its authenticationToken and a change sequence in saving order")

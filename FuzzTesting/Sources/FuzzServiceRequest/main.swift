@@ -6,9 +6,12 @@ import WalletPrimitives
 
 // What `orders serve` reads from a request before any store access: the first byte picks the
 // parser, the rest is its input — Authorization (AppleOrder / Bearer), If-Modified-Since,
-// If-None-Match, the registrations tag, a push-token body, a log body, a path identifier.
+// If-None-Match, the registrations tag, a push-token body, a log body, a path identifier; and
+// (first bytes 240–255, so the earlier selectors keep their parsers) a form body or query and
+// HTTP Basic client credentials.
 // Properties: nothing crashes; credentials are never empty nor carry the scheme's spaces; an
-// HTTP-date read back from its own formatting is the same instant; a tag parses to itself.
+// HTTP-date read back from its own formatting is the same instant; a tag parses to itself; form
+// fields are bounded and read back from their own encoding.
 private let tag = EntityTag(opaque: String(repeating: "ab", count: 32))
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,6 +20,24 @@ func fuzzServiceRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let selector = input.first else { return 0 }
     let body = input.dropFirst()
     let text = String(decoding: body, as: UTF8.self)
+    if selector >= 248 {
+        if let credentials = BasicCredentials(header: "Basic " + text),
+            let decoded = Data(base64Encoded: text).map({ String(decoding: $0, as: UTF8.self) })
+        {
+            // The user ends at the first colon; one inside it must have come percent-encoded.
+            let user = decoded.prefix { $0 != ":" }
+            FuzzInput.check(
+                !credentials.user.contains(":") || user.contains("%3A") || user.contains("%3a"), "a colon in the user")
+        }
+        return 0
+    }
+    if selector >= 240 {
+        if let fields = try? FormFields(text) {
+            FuzzInput.check(fields.pairs.count <= FormFields.maximumFields, "\(fields.pairs.count) fields")
+            FuzzInput.check((try? FormFields(fields.encoded)) == fields, "form fields do not read back from their encoding")
+        }
+        return 0
+    }
     switch selector % 7 {
     case 0:
         for scheme in ["AppleOrder", "Bearer"] {

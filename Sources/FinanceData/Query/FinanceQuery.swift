@@ -12,6 +12,13 @@ package protocol FinanceQuery {
     var plan: QueryPlan { get }
     /// The order without sort descriptors, in Swift (storage's is in ``plan``); ties go by id.
     static func defaultOrder(_ a: Model, _ b: Model) -> ComparisonResult
+    /// What the query selects besides its predicate (a transaction search), in Swift: true for
+    /// every row when there is nothing.
+    func memoryFilter(_ model: Model) -> Bool
+}
+
+extension FinanceQuery {
+    package func memoryFilter(_ model: Model) -> Bool { true }
 }
 
 extension FinanceQuery {
@@ -21,6 +28,7 @@ extension FinanceQuery {
         guard plan.needsMemory else { return rows }
         var matching = rows
         if !plan.exact, let predicate { matching = try rows.filter { try predicate.evaluate($0) } }
+        if !plan.exact { matching = matching.filter(memoryFilter) }
         return MemorySort.page(
             MemorySort.sorted(matching, by: sortDescriptors, default: Self.defaultOrder), offset: offset, limit: limit)
     }
@@ -48,9 +56,19 @@ extension AccountBalanceQuery: FinanceQuery {
 
 extension TransactionQuery: FinanceQuery {
     package var plan: QueryPlan {
-        QueryPlan.make(
+        var plan = QueryPlan.make(
             predicate: predicate, sort: sortDescriptors, defaultOrder: [StoredOrdering("effectiveDate"), StoredOrdering("id")],
             map: .transactions)
+        if let needle = TextSearch.needle(textSearch) {
+            plan.filter = .all([plan.filter, .containsText(TextSearch.transactionColumns.map { .column($0) }, needle)])
+        }
+        return plan
+    }
+
+    package func memoryFilter(_ transaction: Transaction) -> Bool {
+        guard let needle = TextSearch.needle(textSearch) else { return true }
+        return TextSearch.matches(
+            [transaction.transactionDescription, transaction.originalTransactionDescription, transaction.merchantName], needle)
     }
 
     package static func defaultOrder(_ a: Transaction, _ b: Transaction) -> ComparisonResult {

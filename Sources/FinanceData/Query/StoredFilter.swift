@@ -19,6 +19,9 @@ package indirect enum StoredFilter: Sendable, Hashable {
     case compare(StoredExpression, StoredComparison, StoredValue)
     /// `lhs op rhs`, for expressions that are never NULL.
     case compareExpressions(StoredExpression, StoredComparison, StoredExpression)
+    /// Some expression's text contains the needle, ASCII letters in either case (``TextSearch``);
+    /// NULL reads as empty. The needle is already ``TextSearch/needle(_:)``'s form.
+    case containsText([StoredExpression], String)
 
     package static let always = StoredFilter.constant(true)
     package static let never = StoredFilter.constant(false)

@@ -15,17 +15,20 @@ public struct TransactionFilter: Sendable, Hashable {
     public var statuses: [TransactionStatus]
     public var transactionTypes: [TransactionType]
     public var merchantCategoryCodes: [MerchantCategoryCode]
+    /// Exactly this merchant name.
+    public var merchantName: String?
     public var since: Date?
     public var until: Date?
 
     public init(
         accountID: UUID? = nil, statuses: [TransactionStatus] = [], transactionTypes: [TransactionType] = [],
-        merchantCategoryCodes: [MerchantCategoryCode] = [], since: Date? = nil, until: Date? = nil
+        merchantCategoryCodes: [MerchantCategoryCode] = [], merchantName: String? = nil, since: Date? = nil, until: Date? = nil
     ) {
         self.accountID = accountID
         self.statuses = statuses
         self.transactionTypes = transactionTypes
         self.merchantCategoryCodes = merchantCategoryCodes
+        self.merchantName = merchantName
         self.since = since
         self.until = until
     }
@@ -61,6 +64,12 @@ public struct TransactionFilter: Sendable, Hashable {
                     lhs: PredicateExpressions.build_flatMap(Self.keyPath(variable, \.merchantCategoryCode)) { code in
                         PredicateExpressions.build_contains(PredicateExpressions.build_Arg(codes), code)
                     }, rhs: PredicateExpressions.build_Arg(false))
+            }
+        }
+        if let merchantName {
+            conditions.append {
+                PredicateExpressions.build_Equal(
+                    lhs: Self.keyPath($0, \.merchantName), rhs: PredicateExpressions.build_Arg(Optional(merchantName)))
             }
         }
         if let since {

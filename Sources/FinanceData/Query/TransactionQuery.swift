@@ -22,6 +22,11 @@ public struct TransactionQuery: Sendable {
     public var predicate: Predicate<Transaction>?
     public var limit: Int?
     public var offset: Int?
+    /// A server addition (FinanceKit has none; the transaction picker's search): only
+    /// transactions whose description, original description or merchant name contains this
+    /// text, ASCII letters matching in either case and every other character exactly. Runs in
+    /// SQL with the rest of the query; nil or empty: no search.
+    public var textSearch: String?
 
     public init(
         sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil, limit: Int? = nil,

@@ -1,5 +1,6 @@
 import HTTPTypes
 import OrdersWebProtocol
+import WalletConsent
 import WalletPrimitives
 
 /// The one table from library errors to HTTP statuses, for every route of the service (the
@@ -34,6 +35,10 @@ public enum HTTPStatusTable {
         "request.methodNotAllowed": .methodNotAllowed,
         "request.rateLimited": .tooManyRequests,
         "webService.registrationLimit": .conflict,
+        // The financial-data API's bearer token, and a client that did not authenticate.
+        "consent.invalidToken": .unauthorized,
+        "consent.invalidClient": .unauthorized,
+        "consent.signInThrottled": .tooManyRequests,
     ]
 
     /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`
@@ -46,6 +51,13 @@ public enum HTTPStatusTable {
             case .unauthenticated: return [.wwwAuthenticate: #"Bearer realm="orders""#]
             case .methodNotAllowed(_, let allowed): return [.allow: allowed.joined(separator: ", ")]
             case .rateLimited(let seconds): return [.retryAfter: String(seconds)]
+            default: return [:]
+            }
+        case let error as ConsentError:
+            switch error {
+            case .invalidToken: return [.wwwAuthenticate: #"Bearer realm="finance", error="invalid_token""#]
+            case .invalidClient: return [.wwwAuthenticate: #"Basic realm="finance""#]
+            case .signInThrottled(let seconds): return [.retryAfter: String(seconds)]
             default: return [:]
             }
         default:

@@ -1,7 +1,9 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
+import WalletConsent
 import WalletCore
 
 /// The request context of every route: Hummingbird's core storage (logger with the request id,
@@ -10,13 +12,22 @@ import WalletCore
 /// decoder and its `maxUploadSize`.
 public struct OrdersRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The peer's IP address (without the port); `unknown` for a Unix socket or a closed channel.
-    public let clientAddress: String
+    /// The client's IP address (without the port); `unknown` for a Unix socket or a closed channel.
+    /// Behind a trusted proxy, the address it forwarded (``ForwardedClientMiddleware``).
+    public internal(set) var clientAddress: String
+    /// The request came over TLS: to this server, or to a trusted proxy that says so.
+    public internal(set) var isSecure = false
     /// What the request's one log line says; shared by the routes and ``ServiceMiddleware``.
     let logLine = RequestLogLine()
     /// The merchant API key the request authenticated with, set by the merchant API's
     /// authenticator before its routes run; nil elsewhere.
     public internal(set) var apiKey: APIKey?
+    /// The data owner's session, set on the financial-data pages for a signed-in request
+    /// (``OwnerSessionMiddleware``); nil elsewhere.
+    public internal(set) var ownerSession: OwnerSession?
+    /// The client a financial-data access token belongs to, and when the token expires, set by the
+    /// data API's authenticator before its routes run; nil elsewhere.
+    public internal(set) var financeAccess: (client: ClientIdentifier, expiresAt: Date)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

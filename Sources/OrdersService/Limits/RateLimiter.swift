@@ -64,6 +64,12 @@ final class RateLimiter: Sendable {
         state = Mutex(State(total: Bucket(tokens: Double(total?.burst ?? 0), updated: clock())))
     }
 
+    /// Seconds until a client refused by its own rate may try again.
+    var retryAfter: Int {
+        guard let perSecond = perClient?.perSecond, perSecond > 0 else { return 3_600 }
+        return max(1, Int((1 / perSecond).rounded(.up)))
+    }
+
     /// Whether `client` may go ahead now; if so, the event is counted against its rate and the
     /// total.
     func admit(client: String) -> Bool {

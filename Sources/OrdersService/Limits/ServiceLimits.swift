@@ -30,13 +30,21 @@ public struct ServiceLimits: Sendable, Hashable {
     public var pageSize: Int
     /// How many bytes of signed archives are kept in memory, ready to send to devices.
     public var archiveCacheSize: Int
+    /// How many token requests (`POST /finance/token`, picked transactions) one client address
+    /// may make; the rest are answered `429`.
+    public var tokenRequestRate: Rate
+    /// How many history streams (Server-Sent Events) one financial-data client may hold open, and
+    /// how many all clients together; more are answered `429`.
+    public var historyStreamsPerClient: Int
+    public var historyStreams: Int
 
     public init(
         archiveBodySize: Int = 10 << 20, bodySize: Int = 64 << 10, deviceLogLineLength: Int = 2048,
         deviceLogRate: Rate = Rate(burst: 5, perSecond: 0.1), deviceLogTotalRate: Rate = Rate(burst: 50, perSecond: 5),
         registrationRate: Rate = Rate(burst: 60, perSecond: 1), rateLimitedClients: Int = 10_000,
         requestReadTimeout: Duration = .seconds(60), minimumRequestRate: Int = 1024, bodyRateWindow: Duration = .seconds(10),
-        pageSize: Int = 500, archiveCacheSize: Int = 64 << 20
+        pageSize: Int = 500, archiveCacheSize: Int = 64 << 20, tokenRequestRate: Rate = Rate(burst: 30, perSecond: 1),
+        historyStreamsPerClient: Int = 4, historyStreams: Int = 256
     ) {
         self.archiveBodySize = archiveBodySize
         self.bodySize = bodySize
@@ -50,6 +58,9 @@ public struct ServiceLimits: Sendable, Hashable {
         self.bodyRateWindow = bodyRateWindow
         self.pageSize = pageSize
         self.archiveCacheSize = archiveCacheSize
+        self.tokenRequestRate = tokenRequestRate
+        self.historyStreamsPerClient = historyStreamsPerClient
+        self.historyStreams = historyStreams
     }
 
     public static let `default` = ServiceLimits()

@@ -17,6 +17,11 @@ struct PostgresDialect: SQLDialect {
 
     var unlimited: SQLValue { .null }
     func byteLength(_ column: String) -> String { "octet_length(\(column))" }
+    /// Not `lower`, which folds by the database's locale (and so differently from SQLite).
+    func asciiLowercase(_ expression: String) -> String {
+        "translate(\(expression), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+    }
+    func containsSubstring(_ haystack: String, _ needle: String) -> String { "strpos(\(haystack), \(needle)) > 0" }
     var lockingRead: String { "FOR UPDATE" }
     var sharingRead: String { "FOR SHARE" }
     var lockingReadSkippingLocked: String { "FOR UPDATE SKIP LOCKED" }

@@ -28,6 +28,7 @@ enum PostgresSchema {
                 "CREATE INDEX orders_served ON orders "
                     + "(orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken)"
             ]),
+        consent,
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a
@@ -70,9 +71,14 @@ enum PostgresSchema {
             }, on: connection, logger: logger)
     }
 
+    /// What the loser of two concurrent creations hears: a unique violation on the catalog
+    /// (23505), or the table's row type already there (42710, duplicate_object — the same race,
+    /// met on `pg_type` first), or the table itself (42P07).
+    private static let createdConcurrently: Set<String> = ["23505", "42710", "42P07"]
+
     /// `CREATE TABLE IF NOT EXISTS` is not safe against itself: two processes creating the table
-    /// at once can both pass the check, and the loser fails on the catalog's unique index
-    /// (23505). It then finds the table there, so one more try settles it.
+    /// at once can both pass the check, and the loser fails on the catalog (``createdConcurrently``).
+    /// It then finds the table there, so one more try settles it.
     private static func createSchemaTable(on connection: PostgresConnection, logger: Logger) async throws {
         for attempt in 1...2 {
             do {
@@ -89,7 +95,7 @@ enum PostgresSchema {
                             logger: logger)
                     }, on: connection, logger: logger)
                 return
-            } catch  where attempt == 1 && PostgresFailure.sqlState(of: error) == "23505" {
+            } catch  where attempt == 1 && Self.createdConcurrently.contains(PostgresFailure.sqlState(of: error) ?? "") {
                 continue
             }
         }

@@ -21,6 +21,9 @@ struct SQLiteDialect: SQLDialect {
 
     var unlimited: SQLValue { .integer(-1) }
     func byteLength(_ column: String) -> String { "length(\(column))" }
+    /// SQLite's own `lower` folds ASCII only (the ICU extension, which folds more, is not loaded).
+    func asciiLowercase(_ expression: String) -> String { "lower(\(expression))" }
+    func containsSubstring(_ haystack: String, _ needle: String) -> String { "instr(\(haystack), \(needle)) > 0" }
     var lockingRead: String { "" }
     var sharingRead: String { "" }
     var lockingReadSkippingLocked: String { "" }

@@ -52,5 +52,71 @@ enum CoreTables {
                     ) WITHOUT ROWID;
                     """)
         }
+
+        // The data owner's consent on the network (issue 25): the owner's password hash and
+        // sessions, failed sign-ins, registered clients, codes and tokens — secrets as SHA-256
+        // digests only. Times are microseconds since 1970.
+        migrator.registerMigration("core.v3") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ownerCredential (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        passwordHash TEXT NOT NULL,
+                        changedAt INTEGER NOT NULL
+                    );
+                    CREATE TABLE ownerSessions (
+                        digest TEXT PRIMARY KEY,
+                        formToken TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        lastSeenAt INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE signInFailures (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        address TEXT NOT NULL,
+                        failedAt INTEGER NOT NULL
+                    );
+                    CREATE INDEX signInFailures_on_address ON signInFailures (address, failedAt);
+                    CREATE INDEX signInFailures_on_failedAt ON signInFailures (failedAt);
+                    CREATE TABLE financeClients (
+                        client TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        secretDigest TEXT,
+                        createdAt INTEGER NOT NULL,
+                        revokedAt INTEGER
+                    ) WITHOUT ROWID;
+                    CREATE TABLE financeClientRedirects (
+                        client TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        redirectURI TEXT NOT NULL,
+                        PRIMARY KEY (client, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE authorizationCodes (
+                        digest TEXT PRIMARY KEY,
+                        purpose TEXT NOT NULL CHECK (purpose IN ('authorization', 'pick')),
+                        client TEXT NOT NULL,
+                        redirectURI TEXT NOT NULL,
+                        codeChallenge TEXT NOT NULL,
+                        family TEXT NOT NULL,
+                        selection TEXT,
+                        createdAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL,
+                        usedAt INTEGER
+                    ) WITHOUT ROWID;
+                    CREATE INDEX authorizationCodes_on_client ON authorizationCodes (client);
+                    CREATE INDEX authorizationCodes_on_expiresAt ON authorizationCodes (expiresAt);
+                    CREATE TABLE clientTokens (
+                        digest TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+                        client TEXT NOT NULL,
+                        family TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL,
+                        usedAt INTEGER
+                    ) WITHOUT ROWID;
+                    CREATE INDEX clientTokens_on_client ON clientTokens (client);
+                    CREATE INDEX clientTokens_on_family ON clientTokens (family);
+                    CREATE INDEX clientTokens_on_expiresAt ON clientTokens (expiresAt);
+                    """)
+        }
     }
 }

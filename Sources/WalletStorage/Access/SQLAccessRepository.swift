@@ -154,6 +154,7 @@ package final class SQLAccessRepository: AccessRepository {
             try await executor.write { connection in
                 try await Self.setStatus(.denied, for: client, at: time, on: connection)
                 try await connection.execute("DELETE FROM clientAccounts WHERE client = $1", [.text(client.rawValue)])
+                try await Self.withdrawCredentials(of: client, on: connection)
             }
         }
     }
@@ -168,6 +169,7 @@ package final class SQLAccessRepository: AccessRepository {
                     try await Self.setStatus(.denied, for: client, at: time, on: connection)
                     try await connection.execute("DELETE FROM clientAccounts WHERE client = $1", name)
                     try await connection.execute("DELETE FROM historyCursors WHERE client = $1", name)
+                    try await Self.withdrawCredentials(of: client, on: connection)
                     return
                 }
                 // What was withdrawn is what this unit deleted, whatever ran concurrently.
@@ -262,6 +264,13 @@ package final class SQLAccessRepository: AccessRepository {
         guard StorableText.isExact(client.rawValue) else {
             throw StorageError(reason: "a client identifier containing U+0000 cannot be stored")
         }
+    }
+
+    /// A client denied or revoked keeps no way in: its access and refresh tokens and its unused
+    /// codes go in the same unit as the decision.
+    private static func withdrawCredentials(of client: ClientIdentifier, on connection: any SQLConnection) async throws {
+        try await connection.execute("DELETE FROM clientTokens WHERE client = $1", [.text(client.rawValue)])
+        try await connection.execute("DELETE FROM authorizationCodes WHERE client = $1", [.text(client.rawValue)])
     }
 
     /// One client's access, in one statement (one snapshot).

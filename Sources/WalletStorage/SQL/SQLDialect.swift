@@ -19,6 +19,12 @@ package protocol SQLDialect: Sendable {
     var unlimited: SQLValue { get }
     /// The length in bytes of a blob column: `length(x)`, `octet_length(x)`.
     func byteLength(_ column: String) -> String
+    /// `expression` with ASCII letters lowered and nothing else changed (FinanceData's
+    /// `TextSearch` rule): SQLite's built-in `lower` (ASCII only without the ICU extension);
+    /// PostgreSQL's `translate`, whose `lower` would follow the database's locale.
+    func asciiLowercase(_ expression: String) -> String
+    /// Whether the text `haystack` contains `needle`: `instr(…) > 0`, `strpos(…) > 0`.
+    func containsSubstring(_ haystack: String, _ needle: String) -> String
 
     /// What a `SELECT` appends to lock the rows it read until the unit of work ends: PostgreSQL's
     /// `FOR UPDATE`; nothing in SQLite, whose unit of work holds the whole database from `BEGIN

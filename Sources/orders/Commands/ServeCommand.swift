@@ -72,7 +72,35 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The most orders one device is registered for.", valueName: "count"))
     var ordersPerDevice = RegistrationLimits.default.ordersPerDevice
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy's address whose X-Forwarded-For and X-Forwarded-Proto are believed (repeatable).",
+            valueName: "address"))
+    var trustedProxies: [String] = []
+
+    @Option(
+        name: .customLong("authorization-code-lifetime"),
+        help: ArgumentHelp("How long an authorization or picker code lives, 1–60 seconds.", valueName: "seconds"))
+    var codeLifetime = 60
+
+    @Option(
+        name: .customLong("session-idle-timeout"),
+        help: ArgumentHelp("Sign the owner out after this many minutes without a request.", valueName: "minutes"))
+    var sessionIdleMinutes = 30
+
+    @Option(
+        name: .customLong("session-lifetime"),
+        help: ArgumentHelp("Sign the owner out this many hours after signing in, whatever happens.", valueName: "hours"))
+    var sessionHours = 12
+
     func validate() throws {
+        guard (1...60).contains(codeLifetime) else {
+            throw ValidationError("--authorization-code-lifetime must be 1…60 seconds, not \(codeLifetime)")
+        }
+        guard (1...1_440).contains(sessionIdleMinutes), (1...720).contains(sessionHours) else {
+            throw ValidationError("--session-idle-timeout takes 1…1440 minutes and --session-lifetime 1…720 hours")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         guard (1...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)")
@@ -102,7 +130,9 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = OrdersServer.Configuration(
             host: host, port: port, idleTimeout: .seconds(idleTimeout), shutdownTimeout: .seconds(shutdownTimeout),
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
-            service: OrdersService.Configuration(basePath: basePath, limits: limits, logger: logger))
+            service: OrdersService.Configuration(
+                basePath: basePath, limits: limits, logger: logger, trustedProxies: Set(trustedProxies),
+                servesTLS: tlsCertificate != nil))
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(
                 certificateChainPEM: try FileInput.contents(of: tlsCertificate, what: "TLS certificate"),
@@ -119,6 +149,10 @@ struct ServeCommand: AsyncParsableCommand {
         let wallet = try await storeOptions.wallet(
             create: true, trust: trust,
             registrationLimits: RegistrationLimits(devicesPerOrder: devicesPerOrder, ordersPerDevice: ordersPerDevice),
+            consentPolicy: ConsentPolicy(
+                codeLifetime: TimeInterval(codeLifetime),
+                sessions: SessionPolicy(
+                    idleTimeout: TimeInterval(sessionIdleMinutes * 60), absoluteLifetime: TimeInterval(sessionHours * 3_600))),
             poolRunByOwner: true)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shownHost = host.contains(":") ? "[\(host)]" : host

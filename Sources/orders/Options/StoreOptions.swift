@@ -55,12 +55,14 @@ struct StoreOptions: ParsableArguments {
     func wallet(
         create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
-        registrationLimits: RegistrationLimits = .default, poolRunByOwner: Bool = false
+        registrationLimits: RegistrationLimits = .default, consentPolicy: ConsentPolicy = ConsentPolicy(),
+        poolRunByOwner: Bool = false
     ) async throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
-            authorizationPrompt: authorizationPrompt, registrationLimits: registrationLimits, logger: Logger(label: "orders"))
+            authorizationPrompt: authorizationPrompt, registrationLimits: registrationLimits, consent: consentPolicy,
+            logger: Logger(label: "orders"))
         if let url = try databaseURL {
             var logger = Logger(label: "orders.postgres")
             logger.logLevel = .error

@@ -9,15 +9,20 @@ import Foundation
 public enum SHA256Digest {
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
     public static func hex(of bytes: Data) -> String {
+        hexString(self.bytes(of: bytes))
+    }
+
+    /// The 32 bytes of the digest of `bytes`.
+    public static func bytes(of bytes: Data) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { buffer in
             EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
         }
         // EVP_Digest with SHA-256 cannot fail short of memory exhaustion; an empty result never
-        // equals a real 64-digit hash, so a failure shows up as a mismatch rather than a pass.
-        guard ok == 1 else { return "" }
-        return hexString(digest.prefix(Int(length)))
+        // equals a real digest, so a failure shows up as a mismatch rather than a pass.
+        guard ok == 1 else { return [] }
+        return Array(digest.prefix(Int(length)))
     }
 
     /// `bytes` as lowercase hexadecimal digits, two per byte.

@@ -1,0 +1,145 @@
+import FinanceData
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OrdersWebProtocol
+import ServiceLifecycle
+import Synchronization
+import WalletConsent
+import WalletOrders
+import WalletPrimitives
+import WalletWire
+
+/// The three history streams over HTTP. A plain `GET` answers the next batch after `since` (a
+/// history token; none: the current state as `inserted`) with `caughtUp: true` once nothing is
+/// left — call again with `newToken` until then. With `Accept: text/event-stream` it is
+/// `isMonitoring`: Server-Sent Events, one `changes` event per batch whose `id` is the batch's
+/// token, so a reconnecting `EventSource` resumes from `Last-Event-ID`; a comment every 15 s keeps
+/// proxies from closing it, and the stream ends when the access token expires (reconnect with a
+/// new one) or the server stops.
+struct HistoryRoutes: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let wallet: WalletStore
+    let streams: StreamLimiter
+
+    static let keepAliveInterval: Duration = .seconds(15)
+
+    struct Batch<Model: Encodable & Sendable>: Encodable {
+        var stream: String
+        var inserted: [Model]
+        var updated: [Model]
+        var deleted: [UUID]
+        var newToken: HistoryToken
+        var caughtUp: Bool
+    }
+
+    @Sendable func accounts(_ request: Request, context: Context) async throws -> Response {
+        try await answer(request, context: context, stream: "accounts") { store, token, monitoring in
+            store.accountHistory(since: token, isMonitoring: monitoring)
+        }
+    }
+
+    @Sendable func balances(_ request: Request, context: Context) async throws -> Response {
+        let account = try FinanceAPIRoutes.account(in: context)
+        return try await answer(request, context: context, stream: "balances/\(account.uuidString)") { store, token, monitoring in
+            store.accountBalanceHistory(forAccountID: account, since: token, isMonitoring: monitoring)
+        }
+    }
+
+    @Sendable func transactions(_ request: Request, context: Context) async throws -> Response {
+        let account = try FinanceAPIRoutes.account(in: context)
+        return try await answer(request, context: context, stream: "transactions/\(account.uuidString)") {
+            store, token, monitoring in
+            store.transactionHistory(forAccountID: account, since: token, isMonitoring: monitoring)
+        }
+    }
+
+    private func answer<Model: Codable & Sendable & Identifiable>(
+        _ request: Request, context: Context, stream: String,
+        _ history: @escaping @Sendable (FinanceStore, HistoryToken?, Bool) -> FinanceStore.History<Model>
+    ) async throws -> Response where Model.ID == UUID {
+        guard let access = context.financeAccess else { throw ConsentError.invalidToken }
+        let store = wallet.financeStore(for: access.client)
+        let parameters = FinanceQueryParameters(try PageForm.query(request))
+        let resumeFrom = HTTPField.Name("Last-Event-ID").flatMap { request.headers[$0] }
+        let since = try Self.token(resumeFrom ?? parameters.text("since"))
+        let wantsEvents = request.headers[values: .accept].contains { $0.contains("text/event-stream") }
+        guard wantsEvents else {
+            let iterator = history(store, since, false).makeAsyncIterator()
+            let batch: Batch<Model>
+            if let changes = try await iterator.next() {
+                batch = Batch(
+                    stream: stream, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                    newToken: changes.newToken, caughtUp: false)
+            } else {
+                // Nothing after the token (which was checked): it stays the place to resume from.
+                guard let since else { throw FinanceError.historyTokenInvalid }
+                batch = Batch(stream: stream, inserted: [], updated: [], deleted: [], newToken: since, caughtUp: true)
+            }
+            return Response.json(status: .ok, body: batch, headers: FinanceAPIRoutes.noStore)
+        }
+        // Checked before the stream starts, so that a bad token or a refusal is a status, not an
+        // event.
+        _ = try await store.authorizationStatus()
+        let first = history(store, since, false).makeAsyncIterator()
+        let opening = try await first.next()
+        let client = access.client.rawValue
+        guard streams.open(for: client) else { throw ServiceRequestError.rateLimited(retryAfter: 15) }
+        let pollInterval = wallet.configuration.history.pollInterval
+        let expiresAt = access.expiresAt
+        let clock = wallet.configuration.clock
+        let body = ResponseBody { writer in
+            defer { streams.close(for: client) }
+            // The stream ends when the server begins to stop, within one poll.
+            let stopping = Mutex(false)
+            try await withGracefulShutdownHandler {
+                var token = since
+                var pending = opening
+                var lastWrite = ContinuousClock.now
+                while clock() < expiresAt, !stopping.withLock({ $0 }) {
+                    if let changes = pending {
+                        let batch = Batch(
+                            stream: stream, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                            newToken: changes.newToken, caughtUp: false)
+                        try await writer.write(ByteBuffer(string: try Self.event(batch)))
+                        token = changes.newToken
+                        lastWrite = .now
+                    } else {
+                        if ContinuousClock.now - lastWrite >= Self.keepAliveInterval {
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            lastWrite = .now
+                        }
+                        try await Task.sleep(for: pollInterval)
+                    }
+                    let iterator = history(store, token, false).makeAsyncIterator()
+                    pending = try await iterator.next()
+                }
+                if clock() >= expiresAt { try await writer.write(ByteBuffer(string: "event: expired\ndata: {}\n\n")) }
+            } onGracefulShutdown: {
+                stopping.withLock { $0 = true }
+            }
+            try await writer.finish(nil)
+        }
+        var headers = FinanceAPIRoutes.noStore
+        headers[.contentType] = "text/event-stream"
+        if let name = HTTPField.Name("X-Accel-Buffering") { headers[name] = "no" }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// A `changes` event: its id is the batch's token, its data the batch as one line of JSON.
+    static func event<Model: Encodable & Sendable>(_ batch: Batch<Model>) throws -> String {
+        let json = try WireFormat.line(batch)
+        let id = try WireFormat.line(batch.newToken).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        return "id: \(id)\nevent: changes\ndata: \(json)\n\n"
+    }
+
+    /// A token as `since` or `Last-Event-ID` carry it: the string `newToken` holds.
+    static func token(_ text: String?) throws -> HistoryToken? {
+        guard let text else { return nil }
+        guard text.utf8.count <= 4_096, let data = try? JSONEncoder().encode(text),
+            let token = try? JSONDecoder().decode(HistoryToken.self, from: data)
+        else { throw FinanceError.historyTokenInvalid }
+        return token
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OrdersWebProtocol
+import WalletConsent
+import WalletOrders
+import WalletWire
+
+/// The OAuth endpoints clients call directly: `POST /finance/token` (RFC 6749 §4.1.3 and §6:
+/// `authorization_code` with PKCE, `refresh_token`) and `POST /finance/v1/picked-transactions`
+/// (the transaction picker's code, redeemed once for the chosen transactions).
+///
+/// Their refusals use RFC 6749's shape, `{"error": "invalid_grant", "error_description": …}`,
+/// which OAuth client libraries read — the one place the service does not answer with its own
+/// error shape. Storage, restriction and availability failures keep the service's shape.
+struct TokenRoutes: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let wallet: WalletStore
+    let rateLimiter: RateLimiter
+
+    func add(to router: Router<Context>, table: RouteTable) {
+        let finance = router.group("finance")
+        table.add(.post, "token", prefix: "/finance", to: finance, use: token)
+        table.add(.post, "v1/picked-transactions", prefix: "/finance", to: finance, use: pickedTransactions)
+    }
+
+    /// RFC 6749 §5.2's error body.
+    struct OAuthError: Encodable {
+        var error: String
+        var errorDescription: String
+
+        enum CodingKeys: String, CodingKey {
+            case error
+            case errorDescription = "error_description"
+        }
+    }
+
+    struct PickedTransactions: Encodable {
+        var transactions: [Transaction]
+    }
+
+    @Sendable func token(_ request: Request, context: Context) async throws -> Response {
+        try await answering(request, context: context) { fields, client in
+            switch fields.value("grant_type") {
+            case "authorization_code":
+                let tokens = try await wallet.consent.exchange(try Self.redemption(fields, client: client))
+                return Response.json(status: .ok, body: tokens, headers: Self.noStore)
+            case "refresh_token":
+                guard let refresh = fields.value("refresh_token") else {
+                    throw ConsentError.invalidRequest("refresh_token is required")
+                }
+                let tokens = try await wallet.consent.refresh(refresh, client: client)
+                return Response.json(status: .ok, body: tokens, headers: Self.noStore)
+            case let other:
+                throw ConsentError.unsupportedGrantType(other ?? "")
+            }
+        }
+    }
+
+    @Sendable func pickedTransactions(_ request: Request, context: Context) async throws -> Response {
+        try await answering(request, context: context) { fields, client in
+            let transactions = try await wallet.consent.redeemPick(try Self.redemption(fields, client: client))
+            return Response.json(status: .ok, body: PickedTransactions(transactions: transactions), headers: Self.noStore)
+        }
+    }
+
+    /// Reads the form and the client's credentials, runs `body`, and answers its refusals in
+    /// RFC 6749's shape.
+    private func answering(
+        _ request: Request, context: Context, _ body: (FormFields, ClientCredentials) async throws -> Response
+    ) async throws -> Response {
+        guard rateLimiter.admit(client: context.clientAddress) else {
+            throw ServiceRequestError.rateLimited(retryAfter: rateLimiter.retryAfter)
+        }
+        let fields = try await PageForm.read(request)
+        let basic = request.headers[.authorization].map { BasicCredentials(header: $0) }
+        do {
+            for name in ["grant_type", "code", "code_verifier", "redirect_uri", "client_id", "client_secret", "refresh_token"]
+            where fields.values(name).count > 1 {
+                throw ConsentError.invalidRequest("\(name) is given more than once")
+            }
+            let credentials: ClientCredentials
+            switch basic {
+            case .some(let basic?):
+                if let id = fields.value("client_id"), id != basic.user {
+                    throw ConsentError.invalidRequest("client_id differs from the client that authenticated")
+                }
+                guard fields.value("client_secret") == nil else {
+                    throw ConsentError.invalidRequest("send the client secret in one way only")
+                }
+                credentials = ClientCredentials(id: basic.user, secret: basic.password)
+            case .some(nil):
+                throw ConsentError.invalidClient
+            case nil:
+                guard let id = fields.value("client_id") else { throw ConsentError.invalidClient }
+                credentials = ClientCredentials(id: id, secret: fields.value("client_secret"))
+            }
+            return try await body(fields, credentials)
+        } catch let error as ConsentError {
+            context.logLine.detail = error.oauthError
+            let status: HTTPResponse.Status = error == .invalidClient ? .unauthorized : .badRequest
+            var headers = Self.noStore
+            if error == .invalidClient { headers[.wwwAuthenticate] = #"Basic realm="finance""# }
+            return Response.json(
+                status: status, body: OAuthError(error: error.oauthError, errorDescription: error.message), headers: headers)
+        }
+    }
+
+    private static func redemption(_ fields: FormFields, client: ClientCredentials) throws -> CodeRedemption {
+        guard let code = fields.value("code") else { throw ConsentError.invalidRequest("code is required") }
+        // A missing verifier or redirect URI fails the redemption after the code is used up, as any
+        // other wrong detail does.
+        return CodeRedemption(
+            code: code, codeVerifier: fields.value("code_verifier"), redirectURI: fields.value("redirect_uri") ?? "",
+            client: client)
+    }
+
+    /// RFC 6749 §5.1: tokens are never cached.
+    static let noStore: HTTPFields = {
+        var headers: HTTPFields = [.cacheControl: "no-store"]
+        if let pragma = HTTPField.Name("Pragma") { headers[pragma] = "no-cache" }
+        return headers
+    }()
+}

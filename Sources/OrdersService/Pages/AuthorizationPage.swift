@@ -1,0 +1,81 @@
+import FinanceData
+import Foundation
+import Hummingbird
+import OrdersWebProtocol
+import WalletConsent
+import WalletOrders
+
+/// What the consent pages and the picker share: reading an authorization request from a page's
+/// query or form, in the order the checks must come, and answering the client.
+enum AuthorizationPage {
+    enum Reading {
+        /// Answered already: a malformed request sent back to a client that checked out.
+        case answer(Response)
+        case request(RegisteredClient, AuthorizationRequest)
+    }
+
+    /// The client and redirect URI first: when they do not check out, the page says so and
+    /// nothing is sent anywhere (``WalletConsent/ConsentError/unknownClient`` propagates to the
+    /// error page). Only then are the other parameters read, and their errors sent to the client.
+    static func read(_ fields: FormFields, wallet: WalletStore, responseTypeRequired: Bool) async throws -> Reading {
+        let target = try AuthorizationRequest.target(in: fields.pairs)
+        let client = try await wallet.consent.client(for: target)
+        do {
+            return .request(
+                client, try AuthorizationRequest.parse(fields.pairs, target: target, responseTypeRequired: responseTypeRequired))
+        } catch {
+            let states = fields.values("state")
+            let state =
+                states.count == 1 && states[0].utf8.count <= 512 && states[0].utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+                ? states[0] : nil
+            let answer = wallet.consent.reject(error, target: target, state: state)
+            return .answer(PageResponse.redirect(to: answer.location))
+        }
+    }
+
+    /// The request as hidden fields, for the next form.
+    static func fields(_ request: AuthorizationRequest) -> [RequestField] {
+        request.parameters.map { RequestField(name: $0.0, value: $0.1) }
+    }
+
+    /// The client's redirect origin, which forms on the page are redirected to.
+    static func formActions(_ request: AuthorizationRequest) -> [String] {
+        RedirectURI.formActionSource(for: request.target.redirectURI).map { [$0] } ?? []
+    }
+
+    static func redirect(_ answer: AuthorizationAnswer, for request: AuthorizationRequest) -> Response {
+        PageResponse.redirect(to: answer.location, formActions: formActions(request))
+    }
+}
+
+/// A hidden form field.
+struct RequestField {
+    var name: String
+    var value: String
+}
+
+/// The accounts ticked on a form, each with its "share from" date: `share-[…-]<id>=on` and
+/// `from-<id>=YYYY-MM-DD` (empty: the whole history). One name per checkbox, unique on the page
+/// (Settings has a form per client): each account is a choice of its own, with its date beside it.
+enum AccountChoices {
+    static func grants(in fields: FormFields, among accounts: [Account]) throws -> [AccountGrant] {
+        let known = Set(accounts.map(\.id))
+        var grants: [AccountGrant] = []
+        for text in Set(fields.pairs.filter { $0.name.hasPrefix("share-") }.map { String($0.name.suffix(36)) }) {
+            guard let id = UUID(uuidString: text), known.contains(id) else {
+                throw ServiceRequestError.invalidParameter(name: "share", reason: "not one of your accounts")
+            }
+            grants.append(AccountGrant(accountID: id, earliestDate: try earliestDate(fields.value("from-\(text)"))))
+        }
+        return grants.sorted { $0.accountID.uuidString < $1.accountID.uuidString }
+    }
+
+    /// nil for no limit (an empty field); the start of that day otherwise.
+    static func earliestDate(_ text: String?) throws -> Date? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let date = PageLocale.date(fromISODay: text) else {
+            throw ServiceRequestError.invalidParameter(name: "from", reason: "not a date (YYYY-MM-DD)")
+        }
+        return date
+    }
+}

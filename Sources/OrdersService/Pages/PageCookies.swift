@@ -1,0 +1,30 @@
+import Foundation
+import Hummingbird
+
+/// The pages' cookies: the owner's session, and the sign-in form's token (a double-submit value:
+/// no session exists yet to keep it in). Both `HttpOnly`, `SameSite=Strict`, for the whole site;
+/// over TLS (or behind a trusted proxy that received TLS) also `Secure` and named with the
+/// `__Host-` prefix, which browsers keep to this host and path `/`.
+struct PageCookies {
+    let secure: Bool
+
+    init(secure: Bool) {
+        self.secure = secure
+    }
+
+    var sessionName: String { secure ? "__Host-orders_session" : "orders_session" }
+    var signInName: String { secure ? "__Host-orders_signin" : "orders_signin" }
+
+    func cookie(_ name: String, value: String, maxAge: Int) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// Tells the browser to forget `name`.
+    func expired(_ name: String) -> Cookie {
+        cookie(name, value: "", maxAge: 0)
+    }
+
+    func value(_ name: String, in request: Request) -> String? {
+        request.cookies[name]?.value
+    }
+}

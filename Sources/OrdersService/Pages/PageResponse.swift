@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+import OrderPackage
+
+/// What every page's layout shows around the page: the title, and for a signed-in owner the
+/// Settings link and the sign-out form (with the session's form token).
+struct PageFrame {
+    var title: String
+    var signedIn: Bool
+    var formToken: String
+    var usesScript: Bool
+    var assetVersion = PageAssets.version
+
+    init(title: String, session formToken: String? = nil, usesScript: Bool = false) {
+        self.title = title
+        signedIn = formToken != nil
+        self.formToken = formToken ?? ""
+        self.usesScript = usesScript
+    }
+}
+
+/// A rendered page and the rules every page's response follows: HTML from the one template
+/// library, and the same security headers — a Content-Security-Policy without `unsafe-inline`
+/// that no other origin may frame (`frame-ancestors 'none'`, the consent sheet's defence against
+/// clickjacking), no referrer, no caching of anything shown (`no-store`), no sniffing.
+enum PageResponse {
+    static func render(
+        _ template: String, _ model: Any, status: HTTPResponse.Status = .ok, formActions: [String] = [],
+        headers extra: HTTPFields = [:]
+    ) -> Response {
+        let html = PageTemplates.library.render(model, withTemplate: template) ?? ""
+        var headers = securityHeaders(formActions: formActions)
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// `303 See Other` to `location`: after every form, so a reload never posts again.
+    static func redirect(to location: String, formActions: [String] = [], headers extra: HTTPFields = [:]) -> Response {
+        var headers = securityHeaders(formActions: formActions)
+        headers[.location] = location
+        headers.append(contentsOf: extra)
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// `formActions`: origins a form on the page may submit to, or be redirected to after
+    /// submitting (browsers apply `form-action` to the redirect as well): a client's redirect URI.
+    static func securityHeaders(formActions: [String] = []) -> HTTPFields {
+        let actions = (["'self'"] + formActions).joined(separator: " ")
+        var headers: HTTPFields = [
+            .contentSecurityPolicy:
+                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action \(actions); "
+                + "frame-ancestors 'none'; base-uri 'none'",
+            .cacheControl: "no-store",
+        ]
+        if let name = HTTPField.Name("Referrer-Policy") { headers[name] = "no-referrer" }
+        if let name = HTTPField.Name("X-Frame-Options") { headers[name] = "DENY" }
+        if let name = HTTPField.Name("X-Content-Type-Options") { headers[name] = "nosniff" }
+        if let name = HTTPField.Name("Cross-Origin-Opener-Policy") { headers[name] = "same-origin" }
+        return headers
+    }
+}
+
+/// The stylesheet and the script, served with a long cache lifetime under a name that changes with
+/// their contents (`?v=` their digest).
+enum PageAssets {
+    static let version = String(SHA256Digest.hex(of: Data((Stylesheet.text + PagesScript.text).utf8)).prefix(12))
+
+    static func response(_ text: String, type: String) -> Response {
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=31536000, immutable"]
+        headers[.eTag] = "\"\(version)\""
+        if let name = HTTPField.Name("X-Content-Type-Options") { headers[name] = "nosniff" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

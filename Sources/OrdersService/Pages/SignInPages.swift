@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WalletConsent
+import WalletOrders
+
+/// `/finance/sign-in` and `/finance/sign-out`: the owner's password, a session cookie, and back
+/// to the page that asked. A wrong password, and a store with none set, read the same; too many
+/// failures are refused without the password being checked.
+struct SignInPages: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let wallet: WalletStore
+
+    func add(to pages: RouterGroup<Context>, table: RouteTable) {
+        table.add(.get, "sign-in", prefix: "/finance", to: pages, use: form)
+        table.add(.post, "sign-in", prefix: "/finance", to: pages, use: signIn)
+        table.add(.post, "sign-out", prefix: "/finance", to: pages, use: signOut)
+    }
+
+    struct Model {
+        var frame: PageFrame
+        var formToken: String
+        var next: String
+        var purpose: String
+        var error: String?
+    }
+
+    @Sendable func form(_ request: Request, context: Context) async throws -> Response {
+        let next = OwnerGate.safeNext(try PageForm.query(request).value("next"))
+        if context.ownerSession != nil { return PageResponse.redirect(to: next) }
+        return render(request, context: context, next: next, error: nil, status: .ok)
+    }
+
+    @Sendable func signIn(_ request: Request, context: Context) async throws -> Response {
+        let fields = try await PageForm.read(request)
+        let cookies = PageCookies(secure: context.isSecure)
+        try PageForm.checkToken(fields, expected: cookies.value(cookies.signInName, in: request))
+        let next = OwnerGate.safeNext(fields.value("next"))
+        do {
+            let (cookie, _) = try await wallet.consent.signIn(
+                password: fields.value("password") ?? "", from: context.clientAddress)
+            var response = PageResponse.redirect(to: next)
+            let lifetime = Int(wallet.configuration.consent.sessions.absoluteLifetime)
+            response.setCookie(cookies.cookie(cookies.sessionName, value: cookie.value, maxAge: lifetime))
+            response.setCookie(cookies.expired(cookies.signInName))
+            return response
+        } catch ConsentError.wrongPassword {
+            return render(
+                request, context: context, next: next, error: "The password is not correct.", status: .ok)
+        } catch ConsentError.signInThrottled(let seconds) {
+            return render(
+                request, context: context, next: next,
+                error: ConsentError.signInThrottled(retryAfter: seconds).message.capitalizedFirst + ".",
+                status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
+        }
+    }
+
+    @Sendable func signOut(_ request: Request, context: Context) async throws -> Response {
+        let fields = try await PageForm.read(request)
+        let cookies = PageCookies(secure: context.isSecure)
+        if let session = context.ownerSession {
+            try PageForm.checkToken(fields, expected: session.formToken)
+            if let cookie = cookies.value(cookies.sessionName, in: request) { try await wallet.consent.signOut(cookie: cookie) }
+        }
+        var response = PageResponse.render(
+            "message",
+            MessageModel(
+                frame: PageFrame(title: "Signed Out"), heading: "Signed Out", text: "You are signed out of your financial data.",
+                link: .init(href: "/finance/sign-in", label: "Sign In Again")))
+        response.setCookie(cookies.expired(cookies.sessionName))
+        return response
+    }
+
+    /// The form, with a fresh sign-in token in a cookie and the page (the same value: the post
+    /// must carry what only this site's page could read).
+    private func render(
+        _ request: Request, context: Context, next: String, error: String?, status: HTTPResponse.Status, headers: HTTPFields = [:]
+    ) -> Response {
+        let cookies = PageCookies(secure: context.isSecure)
+        let token = SecretToken.generate(.session).digest
+        let purpose =
+            next.hasPrefix("/finance/authorize")
+            ? "answer an app’s request"
+            : next.hasPrefix("/finance/pick")
+                ? "choose transactions to share" : "manage what apps can see"
+        var response = PageResponse.render(
+            "signIn",
+            Model(frame: PageFrame(title: "Sign In"), formToken: token, next: next, purpose: purpose, error: error),
+            status: status, headers: headers)
+        response.setCookie(cookies.cookie(cookies.signInName, value: token, maxAge: 3_600))
+        return response
+    }
+}
+
+extension String {
+    /// The sentence with its first letter in upper case.
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

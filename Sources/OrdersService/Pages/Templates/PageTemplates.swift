@@ -1,0 +1,29 @@
+import Mustache
+
+/// The pages' Mustache templates, in the binary (a copied `orders` executable needs no resource
+/// folder), parsed once. `{{name}}` escapes HTML, attribute quotes included; no template uses
+/// the unescaped forms.
+enum PageTemplates {
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        let templates: [(String, String)] = [
+            ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
+            ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
+            ("settings", settings),
+        ]
+        for (name, text) in templates {
+            // The templates are constants checked by the page tests: one that does not parse is a
+            // defect of this build, not a runtime condition.
+            guard let template = try? MustacheTemplate(string: text) else {
+                preconditionFailure("template \(name) does not parse")
+            }
+            library.register(template, named: name)
+        }
+        return library
+    }()
+
+    /// The hidden fields that carry an authorization request from page to page.
+    static let requestFields = """
+        {{#request}}<input type="hidden" name="{{name}}" value="{{value}}">{{/request}}
+        """
+}

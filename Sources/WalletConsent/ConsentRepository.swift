@@ -1,0 +1,67 @@
+import Foundation
+import WalletCore
+
+/// Where the consent machinery keeps its state: the owner's password hash and sessions, failed
+/// sign-ins, registered clients, codes and tokens — all in the store, so every instance of
+/// `orders serve` on one database shares them. Secrets are kept as SHA-256 digests only.
+///
+/// Each write that must hold against a concurrent one is one unit of work: redeeming a code,
+/// rotating a refresh token, revoking a client with its tokens and codes.
+public protocol ConsentRepository: Sendable {
+    // MARK: Owner
+
+    /// The owner's bcrypt hash; nil until `orders owner set-password`.
+    func ownerPasswordHash() async throws(StorageError) -> String?
+    /// Replaces the hash and ends every session, in one unit.
+    func setOwnerPasswordHash(_ hash: String, at time: Date) async throws(StorageError)
+
+    func insertSession(_ session: OwnerSession) async throws(StorageError)
+    func session(digest: String) async throws(StorageError) -> OwnerSession?
+    func touchSession(digest: String, at time: Date) async throws(StorageError)
+    func deleteSession(digest: String) async throws(StorageError)
+
+    /// Failed sign-ins since `time`: from `address`, and from everywhere.
+    func signInFailures(from address: String, since time: Date) async throws(StorageError) -> (address: Int, total: Int)
+    func recordSignInFailure(from address: String, at time: Date) async throws(StorageError)
+    /// After a successful sign-in: the address starts afresh.
+    func clearSignInFailures(from address: String) async throws(StorageError)
+
+    // MARK: Clients
+
+    /// Stores a new client; false (and nothing written) when the id is taken.
+    func insertClient(_ client: RegisteredClient, secretDigest: String?) async throws(StorageError) -> Bool
+    /// The client and its secret's digest (nil for a public client), revoked or not.
+    func client(_ id: ClientIdentifier) async throws(StorageError) -> (client: RegisteredClient, secretDigest: String?)?
+    /// Every client, oldest first.
+    func registeredClients() async throws(StorageError) -> [RegisteredClient]
+    /// Marks the client revoked and deletes its codes and tokens, in one unit; false when there is
+    /// no such client or it already was revoked.
+    func revokeClient(_ id: ClientIdentifier, at time: Date) async throws(StorageError) -> Bool
+
+    // MARK: Codes
+
+    func insertCode(_ code: IssuedCode) async throws(StorageError)
+    /// Marks the code of this purpose used and drops its selection, in one unit, returning it as it
+    /// was; nil when there is none (unknown, or already purged).
+    func redeemCode(digest: String, purpose: IssuedCode.Purpose, at time: Date) async throws(StorageError) -> RedeemedCode?
+
+    // MARK: Tokens
+
+    func insertTokens(_ tokens: [IssuedToken]) async throws(StorageError)
+    /// The client of an unexpired access token, and when the token expires.
+    func accessToken(digest: String, at time: Date) async throws(StorageError) -> (client: ClientIdentifier, expiresAt: Date)?
+    /// `client` presents a refresh token: a valid one of its own is marked used and
+    /// `replacements` are stored in its family; one used before, or another client's, revokes its
+    /// family. One unit.
+    func rotateRefreshToken(
+        digest: String, client: ClientIdentifier, replacements: [IssuedToken], at time: Date
+    ) async throws(StorageError) -> RefreshOutcome
+    /// Deletes every token of the family.
+    func revokeTokens(family: String) async throws(StorageError)
+
+    // MARK: Housekeeping
+
+    /// Deletes expired codes (and their selections), expired tokens, sessions past `sessions`,
+    /// and failed sign-ins older than `failuresBefore`; returns how many rows went.
+    func purgeExpired(at time: Date, sessions: SessionPolicy, failuresBefore: Date) async throws(StorageError) -> Int
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import WalletOrders
+
+/// `orders owner`: the data owner's password, which the financial-data pages of `orders serve`
+/// (consent sheet, transaction picker, Settings) ask for.
+struct OwnerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "owner",
+        abstract: "Set the data owner's password for the financial-data pages of orders serve.",
+        subcommands: [SetPassword.self])
+
+    struct SetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-password",
+            abstract: "Set the owner's password, read from standard input; signs out every session.",
+            discussion: """
+                At a terminal the password is asked for twice, without echo; otherwise the first line \
+                of standard input is the password (never an argument: the shell's history and ps would \
+                show it). 10–72 bytes, no control characters. Stored as a bcrypt hash.
+                """)
+
+        @Option(
+            help: ArgumentHelp(
+                "bcrypt's cost, log2 of its rounds: 12 by default (a quarter of a second per sign-in); 4–31, below 10 only for tests.",
+                valueName: "cost"))
+        var cost = OwnerPassword.defaultCost
+
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            guard OwnerPassword.costs.contains(cost) else { throw ValidationError("--cost takes 4–31, not \(cost).") }
+        }
+
+        func run() async throws {
+            guard let password = try SecretInput.read(prompt: "New owner password: ", confirm: "Repeat it: ") else {
+                throw CommandFailure("no password was given on standard input; nothing was changed")
+            }
+            let wallet = try await store.wallet(create: true)
+            try await wallet.consent.setOwnerPassword(password, cost: cost)
+            Output.line("owner password set; every session is signed out")
+        }
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import OrdersService
+import TestArchiveTable
+import Testing
+import WalletOrders
+
+/// The financial-data surface of the service as its documentation promises it: the pages'
+/// headers and cookies, the token endpoint's RFC 6749 errors, the data API's statuses, paging and
+/// history stream. (The flows a person walks are the browser suite's, Tests/Browser.)
+@Suite("orders serve: financial data on the network (pages, OAuth, data API)")
+struct FinanceWebTests {
+    static let redirect = "https://budget.example/callback"
+    static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    static let checking = "6F2A3C8E-1B4D-4E5F-9A7B-0C1D2E3F4A5B"
+    static let card = "9C8B7A6F-5E4D-4C3B-8A29-1F0E9D8C7B6A"
+
+    struct Fixture {
+        let wallet: WalletStore
+        let client: CreatedClient
+
+        func service(trustedProxies: Set<String> = [], limits: ServiceLimits = .default) -> OrdersService {
+            var logger = Logger(label: "test.serve")
+            logger.logLevel = .error
+            return OrdersService(
+                wallet: wallet, configuration: .init(limits: limits, logger: logger, trustedProxies: trustedProxies))
+        }
+
+        /// Tokens for the client, sharing the checking account (as the sheet would).
+        func tokens() async throws -> TokenResponse {
+            let request = AuthorizationRequest(
+                target: .init(clientID: client.client.id, redirectURI: FinanceWebTests.redirect), state: "s",
+                codeChallenge: PKCE.challenge(for: FinanceWebTests.verifier))
+            let answer = try await wallet.consent.share(
+                [AccountGrant(accountID: try #require(UUID(uuidString: FinanceWebTests.checking)))], answering: request)
+            let code = try #require(URLComponents(string: answer.location)?.queryItems?.first { $0.name == "code" }?.value)
+            return try await wallet.consent.exchange(
+                CodeRedemption(
+                    code: code, codeVerifier: FinanceWebTests.verifier, redirectURI: FinanceWebTests.redirect,
+                    client: ClientCredentials(id: client.client.id.rawValue, secret: client.secret)))
+        }
+    }
+
+    static func fixture(
+        availability: DataAvailability = DataAvailability(), policy: ConsentPolicy = ConsentPolicy()
+    ) async throws -> Fixture {
+        let directory = try TemporaryDirectory.make("finance-web")
+        let configuration = WalletConfiguration(
+            availability: availability,
+            history: HistoryConfiguration(batchSize: 500, pollInterval: .milliseconds(20)), consent: policy,
+            logger: Logger(label: "test"))
+        let wallet = try WalletStore(path: directory.appendingPathComponent("store.sqlite").path, configuration: configuration)
+        if availability.isDataAvailable(.financialData) {
+            try await wallet.importFeed(
+                Data(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed.json")))
+            try await wallet.consent.setOwnerPassword("correct horse battery", cost: 4)
+        }
+        let client =
+            availability.isDataAvailable(.financialData)
+            ? try await wallet.consent.registerClient(name: "Budget", redirectURIs: [redirect], isPublic: false)
+            : CreatedClient(
+                client: RegisteredClient(id: "com.example.none", name: "", redirectURIs: [], isPublic: true, createdAt: Date()),
+                secret: nil)
+        return Fixture(wallet: wallet, client: client)
+    }
+
+    static func form(_ fields: [(String, String)]) -> ByteBuffer {
+        ByteBuffer(string: fields.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&"))
+    }
+
+    static let formType: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test("every page: a CSP without unsafe-inline that no origin may frame, no referrer, no caching, no sniffing")
+    func pageHeaders() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let authorize = "/finance/authorize?client_id=\(fixture.client.client.id)&redirect_uri=https://evil.example/"
+            for path in ["/finance/sign-in", authorize, "/finance/pick?client_id=x"] {
+                let response = try await client.executeRequest(uri: path, method: .get, headers: [:], body: nil)
+                let policy = try #require(response.headers[.contentSecurityPolicy], "\(path)")
+                #expect(policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"), "\(path)")
+                #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"), "\(path)")
+                #expect(response.headers[.cacheControl] == "no-store", "\(path)")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(path)")
+                #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(path)")
+                #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", "\(path)")
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+            }
+            // The unregistered redirect URI: a 400 page, never a redirect.
+            let refused = try await client.executeRequest(uri: authorize, method: .get, headers: [:], body: nil)
+            #expect(refused.status == .badRequest && refused.headers[.location] == nil)
+            #expect(String(buffer: refused.body).contains("consent.unknownClient"))
+            // The sign-in form's cookie: HttpOnly, SameSite=Strict, the whole site; not Secure over HTTP.
+            let signIn = try await client.executeRequest(uri: "/finance/sign-in", method: .get, headers: [:], body: nil)
+            let cookie = try #require(signIn.headers[.setCookie])
+            #expect(cookie.hasPrefix("orders_signin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            #expect(cookie.contains("Path=/") && !cookie.contains("Secure"))
+            // Assets: their own types, cached for good under a versioned name.
+            for (path, type) in [
+                ("/finance/static/pages.css", "text/css; charset=utf-8"),
+                ("/finance/static/pages.js", "text/javascript; charset=utf-8"),
+                ("/finance/static/icon.svg", "image/svg+xml"),
+            ] {
+                let asset = try await client.executeRequest(uri: path, method: .get, headers: [:], body: nil)
+                #expect(asset.status == .ok && asset.headers[.contentType] == type)
+                #expect(asset.headers[.cacheControl]?.contains("immutable") == true)
+            }
+        }
+    }
+
+    @Test("a form without its token is 403 and changes nothing; a page needing the owner sends to sign-in, or first home")
+    func formsAndSignIn() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let page = try await client.executeRequest(uri: "/finance/sign-in", method: .get, headers: [:], body: nil)
+            let cookie = try #require(page.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            let token = String(cookie.dropFirst("orders_signin=".count))
+            // Without the sign-in token, or with another: refused before the password is looked at.
+            for fields in [
+                [("password", "correct horse battery")], [("password", "correct horse battery"), ("csrf_token", "x")],
+            ] {
+                var headers = Self.formType
+                headers[.cookie] = cookie
+                let forged = try await client.executeRequest(
+                    uri: "/finance/sign-in", method: .post, headers: headers, body: Self.form(fields))
+                #expect(forged.status == .forbidden && forged.headers[.setCookie] == nil)
+                #expect(String(buffer: forged.body).contains("consent.forgedRequest"))
+            }
+            var headers = Self.formType
+            headers[.cookie] = cookie
+            let signedIn = try await client.executeRequest(
+                uri: "/finance/sign-in", method: .post, headers: headers,
+                body: Self.form([("password", "correct horse battery"), ("csrf_token", token), ("next", "https://evil.example/")])
+            )
+            #expect(signedIn.status == .seeOther && signedIn.headers[.location] == "/finance/settings")  // never off-site
+            let session = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("orders_session=") })
+            #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict") && session.contains("Max-Age=43200"))
+
+            // Settings without a session: to sign-in, and back.
+            let anonymous = try await client.executeRequest(uri: "/finance/settings", method: .get, headers: [:], body: nil)
+            #expect(
+                anonymous.status == .seeOther && anonymous.headers[.location] == "/finance/sign-in?next=%2Ffinance%2Fsettings")
+            // From another site without cookies: a page that reloads itself from this site first.
+            let crossSite = try await client.executeRequest(
+                uri: "/finance/settings", method: .get, headers: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], body: nil)
+            #expect(
+                crossSite.status == .ok
+                    && String(buffer: crossSite.body).contains(#"http-equiv="refresh" content="0;url=/finance/settings""#))
+        }
+    }
+
+    @Test("the token endpoint answers RFC 6749's errors: grant type, client authentication, repeated parameters")
+    func tokenErrors() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        let id = fixture.client.client.id.rawValue
+        let secret = try #require(fixture.client.secret)
+        let basic = "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()
+        try await app.test(.router) { client in
+            func post(_ fields: [(String, String)], authorization: String? = nil) async throws -> TestResponse {
+                var headers = Self.formType
+                headers[.authorization] = authorization
+                return try await client.executeRequest(
+                    uri: "/finance/token", method: .post, headers: headers, body: Self.form(fields))
+            }
+            let unsupported = try await post([("grant_type", "password")], authorization: basic)
+            #expect(unsupported.status == .badRequest)
+            #expect(try Self.json(unsupported)["error"] as? String == "unsupported_grant_type")
+            #expect(unsupported.headers[.cacheControl] == "no-store")
+            let anonymous = try await post([("grant_type", "authorization_code"), ("code", "woc_x")])
+            #expect(anonymous.status == .unauthorized)
+            #expect(try Self.json(anonymous)["error"] as? String == "invalid_client")
+            #expect(anonymous.headers[.wwwAuthenticate] == #"Basic realm="finance""#)
+            let wrongSecret = try await post(
+                [("grant_type", "authorization_code"), ("code", "woc_x")],
+                authorization: "Basic " + Data("\(id):wcs_wrong".utf8).base64EncodedString())
+            #expect(wrongSecret.status == .unauthorized)
+            let mismatch = try await post(
+                [("grant_type", "authorization_code"), ("client_id", "com.example.other"), ("code", "woc_x")],
+                authorization: basic)
+            #expect(mismatch.status == .badRequest)
+            #expect(try Self.json(mismatch)["error"] as? String == "invalid_request")
+            let twice = try await post([("grant_type", "refresh_token"), ("grant_type", "refresh_token")], authorization: basic)
+            #expect(try Self.json(twice)["error"] as? String == "invalid_request")
+            let unknownCode = try await post(
+                [
+                    ("grant_type", "authorization_code"), ("code", "woc_unknown"), ("code_verifier", Self.verifier),
+                    ("redirect_uri", Self.redirect),
+                ],
+                authorization: basic)
+            #expect(unknownCode.status == .badRequest)
+            #expect(try Self.json(unknownCode)["error"] as? String == "invalid_grant")
+            // Not a form: the service's own 415.
+            let json = try await client.executeRequest(
+                uri: "/finance/token", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}"))
+            #expect(json.status == .unsupportedMediaType)
+        }
+    }
+
+    @Test("the data API: 401 with Bearer, 404 for an account not shared, cursors, a bad history token, restriction")
+    func dataAPI() async throws {
+        let fixture = try await Self.fixture()
+        let tokens = try await fixture.tokens()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        let bearer: HTTPFields = [.authorization: "Bearer \(tokens.accessToken)"]
+        try await app.test(.router) { client in
+            func get(_ path: String, _ headers: HTTPFields? = nil) async throws -> TestResponse {
+                try await client.executeRequest(uri: path, method: .get, headers: headers ?? bearer, body: nil)
+            }
+            let none = try await get("/finance/v1/accounts", [:])
+            #expect(none.status == .unauthorized)
+            #expect(none.headers[.wwwAuthenticate] == #"Bearer realm="finance", error="invalid_token""#)
+            #expect((try Self.json(none)["error"] as? [String: Any])?["code"] as? String == "consent.invalidToken")
+            let accounts = try Self.json(try await get("/finance/v1/accounts"))["accounts"] as? [[String: Any]]
+            #expect(accounts?.compactMap { $0["id"] as? String } == [Self.checking])
+            let hidden = try await get("/finance/v1/transactions?account=\(Self.card)")
+            #expect(hidden.status == .notFound)
+            #expect((try Self.json(hidden)["error"] as? [String: Any])?["code"] as? String == "access.unknownAccount")
+            // Pages of two, to the end, then a cursor used with another query.
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try Self.json(
+                    try await get("/finance/v1/transactions?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")))
+                seen += (page["transactions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil
+            let all = try Self.json(try await get("/finance/v1/transactions?limit=500"))["transactions"] as? [[String: Any]]
+            #expect(seen == all?.compactMap { $0["id"] as? String } && seen.count > 2)
+            let page = try Self.json(try await get("/finance/v1/transactions?limit=1"))
+            let other = try await get(
+                "/finance/v1/transactions?limit=1&status=pending&cursor=\(page["nextCursor"] as? String ?? "")")
+            #expect(other.status == .badRequest)
+            let badToken = try await get("/finance/v1/history/accounts?since=bm90IGEgdG9rZW4%3D")
+            #expect(badToken.status == .badRequest)
+            #expect((try Self.json(badToken)["error"] as? [String: Any])?["code"] as? String == "finance.historyTokenInvalid")
+            let status = try Self.json(try await get("/finance/v1/authorization"))
+            #expect(status["status"] as? String == "authorized")
+            try await fixture.wallet.setRestricted(.financialData, true)
+            let restricted = try await get("/finance/v1/accounts")
+            #expect(restricted.status == .serviceUnavailable)
+            #expect((try Self.json(restricted)["error"] as? [String: Any])?["code"] as? String == "finance.dataRestricted")
+        }
+    }
+
+    @Test("a deployment without financial data: the pages and the API say so (501)")
+    func unavailable() async throws {
+        let fixture = try await Self.fixture(availability: DataAvailability(available: [.orders]))
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let page = try await client.executeRequest(
+                uri: "/finance/authorize?client_id=com.example.none&redirect_uri=https://x.example/cb", method: .get,
+                headers: [:],
+                body: nil)
+            #expect(page.status == .notImplemented && String(buffer: page.body).contains("access.dataTypeUnavailable"))
+            let token = try await client.executeRequest(
+                uri: "/finance/token", method: .post, headers: Self.formType,
+                body: Self.form([("grant_type", "authorization_code"), ("client_id", "com.example.none"), ("code", "woc_x")]))
+            #expect(token.status == .notImplemented)
+            #expect((try Self.json(token)["error"] as? [String: Any])?["code"] as? String == "access.dataTypeUnavailable")
+        }
+    }
+
+    @Test("history as Server-Sent Events: the catch-up, a change as it is imported, and resuming from Last-Event-ID")
+    func historyEvents() async throws {
+        let fixture = try await Self.fixture()
+        let tokens = try await fixture.tokens()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let request =
+                "GET /finance/v1/history/accounts/\(Self.checking)/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer \(tokens.accessToken)\r\nAccept: text/event-stream\r\n"
+            let stream = try RawConnection(port: port)
+            stream.send(request + "\r\n")
+            let opening = try #require(await RawConnection.offThread { stream.read(until: "event: changes\n") })
+            #expect(opening.contains("200 OK") && opening.contains("text/event-stream"))
+            // "\r\n" is one Character: lines are split on bytes.
+            let lines = opening.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+            let id = try #require(lines.last { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) })
+            _ = try #require(await RawConnection.offThread { stream.read(until: "\n\n") })
+            // A change while the stream is open arrives as the next event.
+            var feed =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed.json")))
+                as? [String: Any] ?? [:]
+            var transactions = feed["transactions"] as? [[String: Any]] ?? []
+            var added = transactions[0]
+            added["id"] = "A1000000-0000-4000-8000-0000000000EE"
+            added["transactionDescription"] = "Streamed"
+            transactions = [added]
+            feed = ["transactions": transactions]
+            try await fixture.wallet.importFeed(try JSONSerialization.data(withJSONObject: feed))
+            let next = try #require(await RawConnection.offThread { stream.read(until: "Streamed") })
+            #expect(next.contains("A1000000-0000-4000-8000-0000000000EE"))
+            // Reconnecting with the first event's id: that change again, and not the catch-up.
+            let resumed = try RawConnection(port: port)
+            resumed.send(request + "Last-Event-ID: \(id)\r\n\r\n")
+            let again = try #require(await RawConnection.offThread { resumed.read(until: "Streamed") })
+            #expect(!again.contains("A1000000-0000-4000-8000-000000000001"))
+        }
+    }
+
+    @Test("behind a trusted proxy: its client address and https; from anyone else the headers are ignored")
+    func trustedProxy() async throws {
+        let fixture = try await Self.fixture(policy: ConsentPolicy(signIn: SignInThrottle(perAddress: 1, total: 50)))
+        let app = fixture.service(trustedProxies: ["127.0.0.2"]).application(host: "127.0.0.1", port: 0)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            @Sendable func signIn(
+                from source: String, forwardedFor: String, password: String
+            ) throws -> (status: Int, headers: [String: String]) {
+                let page = try RawConnection(port: port, from: source)
+                page.send(
+                    "GET /finance/sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: \(forwardedFor)\r\nX-Forwarded-Proto: https\r\n\r\n"
+                )
+                let form = try #require(page.response())
+                let cookie = try #require(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+                let token = String(cookie.split(separator: "=")[1])
+                let body = "csrf_token=\(token)&password=\(PercentEncoding.encode(password))"
+                page.send(
+                    "POST /finance/sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: \(forwardedFor)\r\n"
+                        + "X-Forwarded-Proto: https\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                let answer = try #require(page.response())
+                return (answer.status, answer.headers.merging(["form-cookie": cookie]) { $1 })
+            }
+            // Through the proxy: the forwarded address is throttled, not the proxy's, and cookies are Secure.
+            func signInOffThread(
+                from source: String, forwardedFor: String, password: String
+            ) async throws -> (status: Int, headers: [String: String]) {
+                try await RawConnection.offThread {
+                    Result { try signIn(from: source, forwardedFor: forwardedFor, password: password) }
+                }.get()
+            }
+            let proxied = try await signInOffThread(
+                from: "127.0.0.2", forwardedFor: "198.51.100.7", password: "wrong password here")
+            #expect(proxied.headers["form-cookie"]?.hasPrefix("__Host-orders_signin=") == true)
+            #expect(
+                try await signInOffThread(from: "127.0.0.2", forwardedFor: "198.51.100.7", password: "correct horse battery")
+                    .status == 429)
+            let other = try await signInOffThread(
+                from: "127.0.0.2", forwardedFor: "198.51.100.8", password: "correct horse battery")
+            #expect(other.status == 303 && other.headers["set-cookie"]?.contains("Secure") == true)
+            // Not a trusted peer: its X-Forwarded-* count for nothing.
+            let direct = try await signInOffThread(
+                from: "127.0.0.3", forwardedFor: "198.51.100.9", password: "wrong password here")
+            #expect(direct.headers["form-cookie"]?.hasPrefix("orders_signin=") == true)
+            #expect(
+                try await signInOffThread(from: "127.0.0.3", forwardedFor: "198.51.100.10", password: "correct horse battery")
+                    .status == 429)
+        }
+    }
+}
