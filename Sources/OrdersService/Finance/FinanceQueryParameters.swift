@@ -90,22 +90,11 @@ struct FinanceQueryParameters {
     /// merchantName.
     private func transactionSort() throws -> [SortDescriptor<Transaction>] {
         guard let text = try single("sort") else { return [] }
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        let order: SortOrder
-        switch parts.count > 1 ? parts[1] : "asc" {
-        case "asc": order = .forward
-        case "desc": order = .reverse
-        default: throw ServiceRequestError.invalidParameter(name: "sort", reason: "FIELD or FIELD:desc")
-        }
-        switch parts.first ?? "" {
-        case "effectiveDate": return [SortDescriptor(\.effectiveDate, order: order)]
-        case "transactionDate": return [SortDescriptor(\.transactionDate, order: order)]
-        case "postedDate": return [SortDescriptor(\.postedDate, order: order)]
-        case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
-        case "merchantName": return [SortDescriptor(\.merchantName, order: order)]
-        default:
+        do {
+            return try TransactionSort(text).descriptors
+        } catch {
             throw ServiceRequestError.invalidParameter(
-                name: "sort", reason: "effectiveDate, transactionDate, postedDate, amount or merchantName")
+                name: "sort", reason: "FIELD or FIELD:desc, FIELD one of " + TransactionSort.fields.joined(separator: ", "))
         }
     }
 

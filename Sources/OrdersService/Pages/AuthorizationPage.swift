@@ -48,6 +48,58 @@ enum AuthorizationPage {
     }
 }
 
+extension AuthorizationPage {
+    /// A page acting on an authorization request for the signed-in owner.
+    struct OwnerRequest {
+        var session: OwnerSession
+        var client: RegisteredClient
+        var authorization: AuthorizationRequest
+        var fields: FormFields
+    }
+
+    /// Where a page of an authorization request goes next: on, for the owner, or elsewhere first.
+    enum Step {
+        case proceed(OwnerRequest)
+        /// Already answered: a malformed request sent back to its client, or the way to sign in.
+        case respond(Response)
+
+        /// The answer of ``respond(_:)``; a page that proceeds has none yet.
+        var response: Response {
+            if case .respond(let response) = self { return response }
+            return Response(status: .internalServerError)
+        }
+    }
+
+    /// A page showing an authorization request (`GET`): the request from the query, read in the
+    /// order the checks must come, then the signed-in owner.
+    static func shown(
+        _ request: Request, context: OrdersRequestContext, wallet: WalletStore, responseTypeRequired: Bool
+    ) async throws -> Step {
+        let fields = try PageForm.query(request)
+        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired) {
+        case .answer(let response): return .respond(response)
+        case .request(let client, let authorization):
+            guard let session = context.ownerSession else { return .respond(OwnerGate.signIn(request, context: context)) }
+            return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))
+        }
+    }
+
+    /// A form answering an authorization request (`POST`): the signed-in owner and the page's token
+    /// first, then the request from the form.
+    static func posted(
+        _ request: Request, context: OrdersRequestContext, wallet: WalletStore, responseTypeRequired: Bool
+    ) async throws -> Step {
+        let fields = try await PageForm.read(request)
+        guard let session = context.ownerSession else { return .respond(OwnerGate.signIn(request, context: context)) }
+        try PageForm.checkToken(fields, expected: session.formToken)
+        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired) {
+        case .answer(let response): return .respond(response)
+        case .request(let client, let authorization):
+            return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))
+        }
+    }
+}
+
 /// A hidden form field.
 struct RequestField {
     var name: String

@@ -50,77 +50,62 @@ struct ConsentPages: Sendable {
     }
 
     @Sendable func sheet(_ request: Request, context: Context) async throws -> Response {
-        switch try await AuthorizationPage.read(try PageForm.query(request), wallet: wallet, responseTypeRequired: true) {
-        case .answer(let response): return response
-        case .request(let client, let authorization):
-            guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-            if let cached = try await wallet.consent.cachedAnswer(to: authorization) {
-                return AuthorizationPage.redirect(cached, for: authorization)
-            }
-            let fields = AuthorizationPage.fields(authorization)
-            return PageResponse.render(
-                "consentSheet",
-                SheetModel(
-                    frame: PageFrame(title: "Allow Access?", session: session.formToken), formToken: session.formToken,
-                    clientName: client.name, clientID: client.id.rawValue, initial: String(client.name.prefix(1)).uppercased(),
-                    request: fields,
-                    selectAccounts: "/finance/authorize/accounts?" + FormFields(pairs: authorization.parameters).encoded),
-                formActions: AuthorizationPage.formActions(authorization))
+        let step = try await AuthorizationPage.shown(request, context: context, wallet: wallet, responseTypeRequired: true)
+        guard case .proceed(let owner) = step else { return step.response }
+        if let cached = try await wallet.consent.cachedAnswer(to: owner.authorization) {
+            return AuthorizationPage.redirect(cached, for: owner.authorization)
         }
+        let client = owner.client
+        return PageResponse.render(
+            "consentSheet",
+            SheetModel(
+                frame: PageFrame(title: "Allow Access?", session: owner.session.formToken), formToken: owner.session.formToken,
+                clientName: client.name, clientID: client.id.rawValue, initial: String(client.name.prefix(1)).uppercased(),
+                request: AuthorizationPage.fields(owner.authorization),
+                selectAccounts: "/finance/authorize/accounts?" + FormFields(pairs: owner.authorization.parameters).encoded),
+            formActions: AuthorizationPage.formActions(owner.authorization))
     }
 
     @Sendable func decide(_ request: Request, context: Context) async throws -> Response {
-        let fields = try await PageForm.read(request)
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-        try PageForm.checkToken(fields, expected: session.formToken)
-        switch try await AuthorizationPage.read(fields, wallet: wallet, responseTypeRequired: true) {
-        case .answer(let response): return response
-        case .request(_, let authorization):
-            let answer =
-                fields.value("decision") == "deny"
-                ? try await wallet.consent.deny(answering: authorization) : wallet.consent.cancel(answering: authorization)
-            return AuthorizationPage.redirect(answer, for: authorization)
-        }
+        let step = try await AuthorizationPage.posted(request, context: context, wallet: wallet, responseTypeRequired: true)
+        guard case .proceed(let owner) = step else { return step.response }
+        let answer =
+            owner.fields.value("decision") == "deny"
+            ? try await wallet.consent.deny(answering: owner.authorization)
+            : wallet.consent.cancel(answering: owner.authorization)
+        return AuthorizationPage.redirect(answer, for: owner.authorization)
     }
 
     @Sendable func accountPicker(_ request: Request, context: Context) async throws -> Response {
-        switch try await AuthorizationPage.read(try PageForm.query(request), wallet: wallet, responseTypeRequired: true) {
-        case .answer(let response): return response
-        case .request(let client, let authorization):
-            guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-            if let cached = try await wallet.consent.cachedAnswer(to: authorization) {
-                return AuthorizationPage.redirect(cached, for: authorization)
-            }
-            let defaultFrom = PageLocale.isoDay(DefaultSharing.earliestDate(at: wallet.configuration.clock()))
-            let rows = try await wallet.consent.ownerAccounts().map { account in
-                AccountsModel.Row(
-                    id: account.id.uuidString, displayName: account.displayName, institutionName: account.institutionName,
-                    kind: account.kind == .liability ? "Credit" : "Deposit", defaultFrom: defaultFrom)
-            }
-            return PageResponse.render(
-                "accountPicker",
-                AccountsModel(
-                    frame: PageFrame(title: "Select Accounts", session: session.formToken, usesScript: true),
-                    formToken: session.formToken, clientName: client.name, request: AuthorizationPage.fields(authorization),
-                    accounts: rows, hasAccounts: !rows.isEmpty),
-                formActions: AuthorizationPage.formActions(authorization))
+        let step = try await AuthorizationPage.shown(request, context: context, wallet: wallet, responseTypeRequired: true)
+        guard case .proceed(let owner) = step else { return step.response }
+        if let cached = try await wallet.consent.cachedAnswer(to: owner.authorization) {
+            return AuthorizationPage.redirect(cached, for: owner.authorization)
         }
+        let defaultFrom = PageLocale.isoDay(DefaultSharing.earliestDate(at: wallet.configuration.clock()))
+        let rows = try await wallet.consent.ownerAccounts().map { account in
+            AccountsModel.Row(
+                id: account.id.uuidString, displayName: account.displayName, institutionName: account.institutionName,
+                kind: account.kind == .liability ? "Credit" : "Deposit", defaultFrom: defaultFrom)
+        }
+        return PageResponse.render(
+            "accountPicker",
+            AccountsModel(
+                frame: PageFrame(title: "Select Accounts", session: owner.session.formToken, usesScript: true),
+                formToken: owner.session.formToken, clientName: owner.client.name,
+                request: AuthorizationPage.fields(owner.authorization), accounts: rows, hasAccounts: !rows.isEmpty),
+            formActions: AuthorizationPage.formActions(owner.authorization))
     }
 
     @Sendable func share(_ request: Request, context: Context) async throws -> Response {
-        let fields = try await PageForm.read(request)
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-        try PageForm.checkToken(fields, expected: session.formToken)
-        switch try await AuthorizationPage.read(fields, wallet: wallet, responseTypeRequired: true) {
-        case .answer(let response): return response
-        case .request(_, let authorization):
-            guard fields.value("decision") == "share" else {
-                return AuthorizationPage.redirect(wallet.consent.cancel(answering: authorization), for: authorization)
-            }
-            let grants = try await AccountChoices.grants(in: fields, among: wallet.consent.ownerAccounts())
-            return AuthorizationPage.redirect(
-                try await wallet.consent.share(grants, answering: authorization), for: authorization)
+        let step = try await AuthorizationPage.posted(request, context: context, wallet: wallet, responseTypeRequired: true)
+        guard case .proceed(let owner) = step else { return step.response }
+        guard owner.fields.value("decision") == "share" else {
+            return AuthorizationPage.redirect(wallet.consent.cancel(answering: owner.authorization), for: owner.authorization)
         }
+        let grants = try await AccountChoices.grants(in: owner.fields, among: wallet.consent.ownerAccounts())
+        return AuthorizationPage.redirect(
+            try await wallet.consent.share(grants, answering: owner.authorization), for: owner.authorization)
     }
 }
 

@@ -79,80 +79,69 @@ struct PickerPages: Sendable {
     }
 
     @Sendable func picker(_ request: Request, context: Context) async throws -> Response {
-        let fields = try PageForm.query(request)
-        switch try await AuthorizationPage.read(fields, wallet: wallet, responseTypeRequired: false) {
-        case .answer(let response): return response
-        case .request(let client, let authorization):
-            guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-            let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
-            let accounts = try await wallet.consent.ownerAccounts()
-            let selection = try Self.selection(fields)
-            let search = try Search(fields: fields)
-            let limit = min(Self.largestPage, max(1, Int(fields.value("limit") ?? "") ?? Self.pageSize))
-            var query = TransactionQuery(
-                sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)], predicate: search.filter.predicate,
-                limit: limit + 1)
-            query.textSearch = search.text
-            let found = try await wallet.consent.ownerTransactions(query)
-            let shown = found.prefix(limit)
-            let shownIDs = Set(shown.map(\.id))
-            let rows = shown.map { Self.row($0, accounts: accounts, locale: locale, checked: selection.contains($0.id)) }
-            let tokens = try await suggestions(search: search, accounts: accounts)
-            return PageResponse.render(
-                "transactionPicker",
-                PickerModel(
-                    frame: PageFrame(title: "Choose Transactions", session: session.formToken, usesScript: true),
-                    formToken: session.formToken, clientName: client.name, request: AuthorizationPage.fields(authorization),
-                    query: search.text ?? "", tokenGroups: tokens, transactions: Array(rows),
-                    hiddenSelected: selection.filter { !shownIDs.contains($0) }.map(\.uuidString), selectedCount: selection.count,
-                    maximum: wallet.configuration.consent.maximumPickedTransactions, more: found.count > limit,
-                    nextLimit: min(Self.largestPage, limit + Self.pageSize)),
-                formActions: AuthorizationPage.formActions(authorization))
-        }
+        let step = try await AuthorizationPage.shown(request, context: context, wallet: wallet, responseTypeRequired: false)
+        guard case .proceed(let owner) = step else { return step.response }
+        let fields = owner.fields
+        let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
+        let accounts = try await wallet.consent.ownerAccounts()
+        let selection = try Self.selection(fields)
+        let search = try Search(fields: fields)
+        let limit = min(Self.largestPage, max(1, Int(fields.value("limit") ?? "") ?? Self.pageSize))
+        var query = TransactionQuery(
+            sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)], predicate: search.filter.predicate,
+            limit: limit + 1)
+        query.textSearch = search.text
+        let found = try await wallet.consent.ownerTransactions(query)
+        let shown = found.prefix(limit)
+        let shownIDs = Set(shown.map(\.id))
+        let rows = shown.map { Self.row($0, accounts: accounts, locale: locale, checked: selection.contains($0.id)) }
+        let tokens = try await suggestions(search: search, accounts: accounts)
+        return PageResponse.render(
+            "transactionPicker",
+            PickerModel(
+                frame: PageFrame(title: "Choose Transactions", session: owner.session.formToken, usesScript: true),
+                formToken: owner.session.formToken, clientName: owner.client.name,
+                request: AuthorizationPage.fields(owner.authorization), query: search.text ?? "", tokenGroups: tokens,
+                transactions: Array(rows), hiddenSelected: selection.filter { !shownIDs.contains($0) }.map(\.uuidString),
+                selectedCount: selection.count, maximum: wallet.configuration.consent.maximumPickedTransactions,
+                more: found.count > limit, nextLimit: min(Self.largestPage, limit + Self.pageSize)),
+            formActions: AuthorizationPage.formActions(owner.authorization))
     }
 
     @Sendable func review(_ request: Request, context: Context) async throws -> Response {
-        let fields = try PageForm.query(request)
-        switch try await AuthorizationPage.read(fields, wallet: wallet, responseTypeRequired: false) {
-        case .answer(let response): return response
-        case .request(let client, let authorization):
-            guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-            let selection = try Self.selection(fields)
-            let back = "/finance/pick?" + FormFields(pairs: fields.pairs.filter { $0.name != "limit" }).encoded
-            guard !selection.isEmpty else { return PageResponse.redirect(to: back) }
-            let maximum = wallet.configuration.consent.maximumPickedTransactions
-            guard selection.count <= maximum else {
-                throw ServiceRequestError.invalidParameter(name: "selected", reason: "pick at most \(maximum) transactions")
-            }
-            let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
-            let accounts = try await wallet.consent.ownerAccounts()
-            var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)])
-            query.predicate = #Predicate<Transaction> { selection.contains($0.id) }
-            let chosen = try await wallet.consent.ownerTransactions(query)
-            return PageResponse.render(
-                "pickReview",
-                ReviewModel(
-                    frame: PageFrame(title: "Share Transactions?", session: session.formToken), formToken: session.formToken,
-                    clientName: client.name, request: AuthorizationPage.fields(authorization),
-                    transactions: chosen.map { Self.row($0, accounts: accounts, locale: locale, checked: true) },
-                    selected: chosen.map(\.id.uuidString), count: chosen.count, single: chosen.count == 1, back: back),
-                formActions: AuthorizationPage.formActions(authorization))
+        let step = try await AuthorizationPage.shown(request, context: context, wallet: wallet, responseTypeRequired: false)
+        guard case .proceed(let owner) = step else { return step.response }
+        let selection = try Self.selection(owner.fields)
+        let back = "/finance/pick?" + FormFields(pairs: owner.fields.pairs.filter { $0.name != "limit" }).encoded
+        guard !selection.isEmpty else { return PageResponse.redirect(to: back) }
+        let maximum = wallet.configuration.consent.maximumPickedTransactions
+        guard selection.count <= maximum else {
+            throw ServiceRequestError.invalidParameter(name: "selected", reason: "pick at most \(maximum) transactions")
         }
+        let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
+        let accounts = try await wallet.consent.ownerAccounts()
+        var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)])
+        query.predicate = #Predicate<Transaction> { selection.contains($0.id) }
+        let chosen = try await wallet.consent.ownerTransactions(query)
+        return PageResponse.render(
+            "pickReview",
+            ReviewModel(
+                frame: PageFrame(title: "Share Transactions?", session: owner.session.formToken),
+                formToken: owner.session.formToken, clientName: owner.client.name,
+                request: AuthorizationPage.fields(owner.authorization),
+                transactions: chosen.map { Self.row($0, accounts: accounts, locale: locale, checked: true) },
+                selected: chosen.map(\.id.uuidString), count: chosen.count, single: chosen.count == 1, back: back),
+            formActions: AuthorizationPage.formActions(owner.authorization))
     }
 
     @Sendable func decide(_ request: Request, context: Context) async throws -> Response {
-        let fields = try await PageForm.read(request)
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-        try PageForm.checkToken(fields, expected: session.formToken)
-        switch try await AuthorizationPage.read(fields, wallet: wallet, responseTypeRequired: false) {
-        case .answer(let response): return response
-        case .request(_, let authorization):
-            guard fields.value("decision") == "share" else {
-                return AuthorizationPage.redirect(wallet.consent.cancel(answering: authorization), for: authorization)
-            }
-            let answer = try await wallet.consent.sharePicked(try Self.selection(fields), answering: authorization)
-            return AuthorizationPage.redirect(answer, for: authorization)
+        let step = try await AuthorizationPage.posted(request, context: context, wallet: wallet, responseTypeRequired: false)
+        guard case .proceed(let owner) = step else { return step.response }
+        guard owner.fields.value("decision") == "share" else {
+            return AuthorizationPage.redirect(wallet.consent.cancel(answering: owner.authorization), for: owner.authorization)
         }
+        let answer = try await wallet.consent.sharePicked(try Self.selection(owner.fields), answering: owner.authorization)
+        return AuthorizationPage.redirect(answer, for: owner.authorization)
     }
 
     /// The `selected` transaction ids, each once, in order; a value that is not an id is refused.

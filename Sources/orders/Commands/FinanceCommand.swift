@@ -288,22 +288,13 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
 
     private func sortDescriptors() throws -> [SortDescriptor<Transaction>] {
         guard let sort else { return [] }
-        let parts = sort.split(separator: ":", maxSplits: 1).map(String.init)
-        let order: SortOrder
-        switch parts.count > 1 ? parts[1] : "asc" {
-        case "desc": order = .reverse
-        case "asc": order = .forward
-        default: throw CommandFailure("--sort takes FIELD or FIELD:desc, not \(MessageText.quote(sort))")
-        }
-        switch parts[0] {
-        case "effectiveDate": return [SortDescriptor(\.effectiveDate, order: order)]
-        case "transactionDate": return [SortDescriptor(\.transactionDate, order: order)]
-        case "postedDate": return [SortDescriptor(\.postedDate, order: order)]
-        case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
-        case "merchantName": return [SortDescriptor(\.merchantName, order: order)]
-        default:
+        do {
+            return try TransactionSort(sort).descriptors
+        } catch .notAnOrder {
+            throw CommandFailure("--sort takes FIELD or FIELD:desc, not \(MessageText.quote(sort))")
+        } catch .unknownField(let field) {
             throw CommandFailure(
-                "cannot sort by \(MessageText.quote(parts[0])): use effectiveDate, transactionDate, postedDate, amount or merchantName"
+                "cannot sort by \(MessageText.quote(field)): use effectiveDate, transactionDate, postedDate, amount or merchantName"
             )
         }
     }
