@@ -3,15 +3,16 @@ callback server, and Debian's Chromium driven headless through WebDriver, with a
 and screenshots."""
 
 import os
+import secrets
 import sys
 import urllib.parse
 
 import pytest
 from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -98,11 +99,19 @@ class Pages:
         self.navigating(buttons[0].click)
 
     def navigating(self, action):
-        """Runs `action`, which leaves the page, and waits for the next page to have loaded."""
-        old = self.driver.find_element(By.TAG_NAME, "html")
+        """Runs `action`, which leaves the page, and waits for the next page to have loaded.
+
+        The old page is marked with a value only it holds. Not an element's staleness: while
+        the page is replaced, chromedriver may answer "Node with given id does not belong to the
+        document" (an unknown error) instead of a stale element."""
+        marker = secrets.token_hex(8)
+        self.driver.execute_script("window.__ordersPage = arguments[0]", marker)
         action()
-        WebDriverWait(self.driver, 20).until(expected_conditions.staleness_of(old))
-        self.wait_loaded()
+        WebDriverWait(self.driver, 20, ignored_exceptions=(WebDriverException,)).until(
+            lambda d: d.execute_script(
+                "return window.__ordersPage !== arguments[0] && document.readyState === 'complete'", marker
+            )
+        )
 
     def heading(self):
         return self.driver.find_element(By.TAG_NAME, "h1").text
