@@ -205,15 +205,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // APNs: the HTTP/2 client (certificate or .p8 token) and the outbox drainer. ES256 for
+        // What the service sends on its own, through one outbox drainer: APNs pushes (the HTTP/2
+        // client, certificate or .p8 token) and background deliveries (signed webhooks, their
+        // address check, the decisions' planner). ES256 for
         // token authentication is signed with the system OpenSSL we already link (OrderPackage's
         // wrappers), not swift-crypto: that would compile a second BoringSSL in every CI build.
         .target(
             name: "OrderPush",
             dependencies: [
-                "OrderStorage", "OrderPackage", "WalletPrimitives",
+                "OrderStorage", "OrderPackage", "WalletPrimitives", "FinanceData", "WalletCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The system resolver on NIO's thread pool (background deliveries' address check).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -236,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "OrderPushTests",
             dependencies: [
-                "OrderPush", "OrderStorage", "WalletOrders", "TestArchiveTable", .product(name: "Logging", package: "swift-log"),
+                "OrderPush", "OrderStorage", "WalletOrders", "TestArchiveTable", "FinanceData", "OrderPackage",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "WalletCoreTests", dependencies: ["WalletCore", .product(name: "Logging", package: "swift-log")]),

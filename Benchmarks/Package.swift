@@ -16,7 +16,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // The bare handler `orders serve` is compared with (run.sh serve).
+        // The bare handler `orders serve` is compared with (run.sh serve), and the webhook
+        // receiver of the background-delivery benchmarks.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
@@ -50,6 +51,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/FinanceQueries",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "BackgroundDelivery",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WalletOrders", package: mainIdentity),
+                .product(name: "OrderPush", package: mainIdentity),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/BackgroundDelivery",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

@@ -9,6 +9,10 @@
 #   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
 #                                query in memory, and history catch-up over 100,000 changes against
 #                                re-reading the account
+#   Benchmarks/run.sh delivery   background delivery: deliveries/s the outbox drainer sends to a local
+#                                receiver against the same signed POSTs without the outbox, and an
+#                                import of 1,000 transactions with 100 clients' endpoints against
+#                                none, alone and with the planning pass it leads to
 #   Benchmarks/run.sh scaleout [S]
 #                                PostgreSQL against SQLite in the same run: `orders add` saves/s
 #                                with 1, 2 and 4 processes (20 orders × 25 versions, interleaved),
@@ -248,6 +252,42 @@ for name, label, changes in [
     ratio = f"{reread[0] / micros:,.2f}×" if reread else "-"
     rate = f" ({changes / micros * 1e6:,.0f} changes/s)" if changes else ""
     print(f"{label + rate:<76} {ms(micros):>9} {mallocs:>12,} {ratio:>13}")
+PY
+  echo
+}
+
+# Background delivery (issue 26): what the durable outbox costs per delivery, and what 100
+# registered clients add to an import.
+delivery_section() {
+  echo "== background delivery: drainer and planning pass" >&2
+  run_benchmarks BackgroundDelivery ".*"
+  p50 "$work/BackgroundDelivery.json" > "$work/delivery.tsv"
+  echo
+  python3 - "$work/delivery.tsv" <<'PY'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, rate, micros, mallocs = line.rstrip("\n").split("\t")
+    rows[name] = (float(rate), float(micros), int(mallocs))
+drain = rows.get("drainer: 1,000 deliveries to a local receiver")
+direct = rows.get("the same 1,000 signed POSTs without the outbox (HTTPWebhookSender, 50 at a time)")
+print(f"{'Background deliveries to a local receiver (p50)':<72} {'per s':>8} {'µs each':>9} {'allocs':>8}")
+for label, row in [("drainer: claim, check, sign, POST, record (1,000 due)", drain),
+                   ("the same signed POSTs, no outbox (50 at a time)", direct)]:
+    if row:
+        print(f"{label:<72} {row[0]:>8,.0f} {row[1]:>9,.0f} {row[2]:>8,}")
+if drain and direct:
+    print(f"the drainer sends at {drain[0] / direct[0]:.2f}× the rate of sending alone")
+print()
+base = rows.get("import 1,000 transactions, no clients")
+print(f"{'Import of 1,000 transactions (p50)':<80} {'ms':>8} {'vs none':>9} {'allocs':>8}")
+for name in ["import 1,000 transactions, no clients", "import 1,000 transactions, 100 clients with background delivery",
+             "import 1,000 transactions + planning pass, no clients",
+             "import 1,000 transactions + planning pass, 100 clients with background delivery"]:
+    if name in rows:
+        rate, micros, mallocs = rows[name]
+        ratio = f"{100 * (micros / base[1] - 1):+.0f} %" if base else "-"
+        print(f"{name:<80} {micros / 1000:>8.1f} {ratio:>9} {mallocs:>8,}")
 PY
   echo
 }
@@ -550,6 +590,7 @@ case "$section" in
   serve) serve_section "${2:-10}" ;;
   scaleout) scaleout_section "${2:-10}" ;;
   logflood) logflood_section "${2:-10}" ;;
+  delivery) delivery_section ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
 esac

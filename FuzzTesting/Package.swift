@@ -18,7 +18,7 @@ let package = Package(
         fuzzer("FuzzSignature", ["OrderPackage"]),
         fuzzer("FuzzOrderVerifier", ["OrderPackage"]),
         fuzzer("FuzzFinanceFeed", ["FinanceData"]),
-        fuzzer("FuzzServiceRequest", ["OrdersWebProtocol", "OrderStorage", "WalletPrimitives"]),
+        fuzzer("FuzzServiceRequest", ["OrdersWebProtocol", "OrderStorage", "WalletPrimitives", "FinanceData"]),
     ],
     swiftLanguageModes: [.v6]
 )

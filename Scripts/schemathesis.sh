@@ -46,6 +46,6 @@ run() {
 echo "schemathesis: the merchant API, $examples examples per operation against $base/api/v1/openapi.json" >&2
 run --include-path-regex '^/api/' -H "Authorization: Bearer $(cat "$work/key")"
 echo "schemathesis: the financial-data API, with an access token the owner granted" >&2
-run --include-path-regex '^/finance/v1/(accounts|transactions|history|authorization)' -H "Authorization: Bearer $token"
+run --include-path-regex '^/finance/v1/(accounts|transactions|history|authorization|background-delivery)' -H "Authorization: Bearer $token"
 echo "schemathesis: the token endpoints (a client's form; codes are single-use secrets)" >&2
 run --include-path-regex '^/finance/(token|v1/picked-transactions)$'

@@ -56,6 +56,29 @@ public enum HistoryStream: Hashable, Sendable, CustomStringConvertible {
         case .transactions(let id): "transactions/\(id.uuidString)"
         }
     }
+
+    /// The stream a change-log name stands for; nil for anything else.
+    public init?(description: String) {
+        if description == "accounts" {
+            self = .accounts
+            return
+        }
+        let parts = description.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else { return nil }
+        switch parts[0] {
+        case "balances": self = .balances(accountID: id)
+        case "transactions": self = .transactions(accountID: id)
+        default: return nil
+        }
+    }
+
+    /// The account whose balances or transactions the stream carries; nil for `accounts`.
+    public var accountID: UUID? {
+        switch self {
+        case .accounts: nil
+        case .balances(let id), .transactions(let id): id
+        }
+    }
 }
 
 /// One entry of the change log.

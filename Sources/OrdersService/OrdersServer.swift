@@ -9,10 +9,10 @@ import WalletOrders
 import WalletPrimitives
 
 /// The whole `orders serve`, assembled and run: the storage backend, the APNs client, the push
-/// outbox drainer, the consent sweeper and the HTTP application, as services of one
-/// `ServiceGroup`, started in that
-/// order and shut down in the reverse one — requests finish first, then the pushes in flight,
-/// then APNs connections close, then the store.
+/// outbox drainer, the consent sweeper, background delivery (the webhook sender, the planner
+/// deciding deliveries, their drainer) and the HTTP application, as services of one
+/// `ServiceGroup`, started in that order and shut down in the reverse one — requests finish
+/// first, then the deliveries and pushes in flight, then connections close, then the store.
 ///
 /// ```swift
 /// var configuration = OrdersServer.Configuration(port: 8080)
@@ -54,11 +54,21 @@ public struct OrdersServer: Sendable {
         public var push: APNsConfiguration?
         /// The routes' configuration: base path, limits, metrics, logger.
         public var service: OrdersService.Configuration
+        /// Where background deliveries may go (the wallet's ``WalletOrders/BackgroundDeliveryPolicy``
+        /// should use the same ``OrderPush/WebhookTargets``), and how they are sent.
+        public var webhookTargets: WebhookTargets
+        public var webhooks: HTTPWebhookSender.Configuration
+        /// How long a claimed push or delivery is kept from other drainers: a sender that dies
+        /// holding one delays it by this much. Keep it above the slowest send (10 s for a
+        /// delivery).
+        public var outboxLease: Duration
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, tls: TLSCredentials? = nil, idleTimeout: Duration = .seconds(60),
             shutdownTimeout: Duration = .seconds(10), cancellationTimeout: Duration = .seconds(3),
-            push: APNsConfiguration? = nil, service: OrdersService.Configuration = OrdersService.Configuration()
+            push: APNsConfiguration? = nil, service: OrdersService.Configuration = OrdersService.Configuration(),
+            webhookTargets: WebhookTargets = WebhookTargets(),
+            webhooks: HTTPWebhookSender.Configuration = HTTPWebhookSender.Configuration(), outboxLease: Duration = .seconds(60)
         ) {
             self.host = host
             self.port = port
@@ -68,6 +78,9 @@ public struct OrdersServer: Sendable {
             self.cancellationTimeout = cancellationTimeout
             self.push = push
             self.service = service
+            self.webhookTargets = webhookTargets
+            self.webhooks = webhooks
+            self.outboxLease = outboxLease
         }
     }
 
@@ -115,11 +128,21 @@ public struct OrdersServer: Sendable {
         }
         let service = OrdersService(wallet: wallet, configuration: configuration.service)
         let drainer = OutboxDrainer(
-            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender, logger: logger,
+            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender,
+            configuration: .init(lease: configuration.outboxLease), logger: logger,
             onOutcome: configuration.service.metrics.recordPush(outcome:))
         let application = service.application(
             host: configuration.host, port: configuration.port, server: server, onServerRunning: onListening)
-        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger), application]
+        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger)]
+        if wallet.configuration.availability.isDataAvailable(.financialData) {
+            do {
+                services += try Self.backgroundDelivery(wallet: wallet, configuration: configuration)
+            } catch {
+                try? await wallet.backend.close()
+                throw error
+            }
+        }
+        services.append(application)
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         group.maximumCancellationDuration = configuration.cancellationTimeout
@@ -134,6 +157,27 @@ public struct OrdersServer: Sendable {
         } catch {
             throw OrdersServerError("the service stopped: \(error)")
         }
+    }
+
+    /// Background delivery's services, in starting order: the sender (closed after the drainer
+    /// that uses it), the planner deciding deliveries, the drainer sending them.
+    private static func backgroundDelivery(
+        wallet: WalletStore, configuration: Configuration
+    ) throws(OrdersServerError) -> [any Service] {
+        let logger = configuration.service.logger
+        let sender: HTTPWebhookSender
+        do {
+            sender = try HTTPWebhookSender(targets: configuration.webhookTargets, configuration: configuration.webhooks)
+        } catch {
+            throw OrdersServerError("cannot use the webhook trust roots: \(error)")
+        }
+        let deliveries = wallet.backend.backgroundDelivery
+        let planner = DeliveryPlannerService(deliveries: deliveries, clock: wallet.configuration.clock, logger: logger)
+        let drainer = OutboxDrainer(
+            deliveries: deliveries, access: wallet.backend.access, sender: sender,
+            configuration: .init(lease: configuration.outboxLease), clock: wallet.configuration.clock, logger: logger,
+            onOutcome: configuration.service.metrics.recordDelivery(outcome:))
+        return [sender, planner, drainer]
     }
 
     /// HTTP/1.1, over TLS when the configuration has credentials.

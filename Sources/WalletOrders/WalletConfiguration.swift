@@ -17,6 +17,8 @@ public struct WalletConfiguration: Sendable {
     public var registrationLimits: RegistrationLimits
     /// Lifetimes and limits of the owner's sessions, sign-ins, codes and tokens (``FinanceConsent``).
     public var consent: ConsentPolicy
+    /// Where clients' background deliveries may go, and how many endpoints a client may have.
+    public var backgroundDelivery: BackgroundDeliveryPolicy
     public var clock: @Sendable () -> Date
     public var logger: Logger
 
@@ -25,8 +27,8 @@ public struct WalletConfiguration: Sendable {
         orderConsent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         history: HistoryConfiguration = HistoryConfiguration(), registrationLimits: RegistrationLimits = .default,
-        consent: ConsentPolicy = ConsentPolicy(), clock: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "wallet-orders")
+        consent: ConsentPolicy = ConsentPolicy(), backgroundDelivery: BackgroundDeliveryPolicy = BackgroundDeliveryPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "wallet-orders")
     ) {
         self.availability = availability
         self.verifier = verifier
@@ -35,6 +37,7 @@ public struct WalletConfiguration: Sendable {
         self.history = history
         self.registrationLimits = registrationLimits
         self.consent = consent
+        self.backgroundDelivery = backgroundDelivery
         self.clock = clock
         self.logger = logger
     }

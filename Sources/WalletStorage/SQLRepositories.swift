@@ -12,6 +12,7 @@ package struct SQLRepositories: Sendable {
     package let pushOutbox: SQLPushOutbox
     package let apiKeys: SQLAPIKeyRepository
     package let consent: SQLConsentRepository
+    package let backgroundDelivery: SQLBackgroundDeliveryRepository
 
     package init(executor: any SQLExecutor) {
         access = SQLAccessRepository(executor: executor)
@@ -21,6 +22,7 @@ package struct SQLRepositories: Sendable {
         pushOutbox = SQLPushOutbox(executor: executor)
         apiKeys = SQLAPIKeyRepository(executor: executor)
         consent = SQLConsentRepository(executor: executor)
+        backgroundDelivery = SQLBackgroundDeliveryRepository(executor: executor)
     }
 }
 
@@ -55,6 +57,7 @@ extension SQLStorageBackend {
     public var pushOutbox: any PushOutbox { repositories.pushOutbox }
     public var apiKeys: any APIKeyRepository { repositories.apiKeys }
     public var consent: any ConsentRepository { repositories.consent }
+    public var backgroundDelivery: any BackgroundDeliveryRepository { repositories.backgroundDelivery }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: sqlExecutor, body)

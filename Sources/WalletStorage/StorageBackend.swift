@@ -27,6 +27,8 @@ public protocol StorageBackend: Sendable {
     var apiKeys: any APIKeyRepository { get }
     /// The data owner's password and sessions, registered clients, their codes and tokens.
     var consent: any ConsentRepository { get }
+    /// Clients' background-delivery endpoints, the decisions to wake them, and their outbox.
+    var backgroundDelivery: any BackgroundDeliveryRepository { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those

@@ -55,6 +55,9 @@ struct ErrorCatalogTests {
             ConsentError.unsupportedGrantType("t"), ConsentError.invalidToken, ConsentError.signInThrottled(retryAfter: 1),
             ConsentError.wrongPassword, ConsentError.unacceptablePassword("r"), ConsentError.forgedRequest,
             ConsentError.invalidClientRegistration("r"), ConsentError.clientExists("c"),
+            BackgroundDeliveryError.invalidURL("r"), BackgroundDeliveryError.urlNotAllowed("r"),
+            BackgroundDeliveryError.tooManyEndpoints(limit: 5), BackgroundDeliveryError.noDataTypes,
+            BackgroundDeliveryError.unknownEndpoint("e"),
         ]
         if case .failure(let error) = Result(catching: { try JSONParser().parse(Data("{".utf8)) }),
             let parse = error as? JSONParseError
@@ -111,6 +114,9 @@ struct ErrorCatalogTests {
         #expect(status("consent.invalidToken") == 401 && status("consent.invalidClient") == 401)
         #expect(status("consent.forgedRequest") == 403 && status("consent.unknownClient") == 400)
         #expect(status("consent.signInThrottled") == 429 && status("consent.invalidGrant") == 400)
+        #expect(status("delivery.invalidURL") == 400 && status("delivery.urlNotAllowed") == 400)
+        #expect(status("delivery.tooManyEndpoints") == 409 && status("delivery.noDataTypes") == 400)
+        #expect(status("delivery.unknownEndpoint") == 404)
     }
 
     @Test("every code is documented in docs/error-codes.md, and every documented code exists")

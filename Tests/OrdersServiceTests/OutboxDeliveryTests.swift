@@ -20,7 +20,7 @@ struct OutboxDeliveryTests {
 
     /// A drainer whose clock stands still at `now`: what is due does not depend on how fast the
     /// test runs (under a sanitizer, a retry's backoff can pass between two calls).
-    static func drainer(_ fixture: ServiceFixture, sender: any PushSender, at now: Date = Date()) -> OutboxDrainer {
+    static func drainer(_ fixture: ServiceFixture, sender: any PushSender, at now: Date = Date()) -> OutboxDrainer<PushWork> {
         var logger = Logger(label: "test.push")
         logger.logLevel = .critical
         return OutboxDrainer(

@@ -73,46 +73,57 @@ struct RequestDeadlineTests {
             // About 59 KB (under the device log's 64 KiB): the fast request spans a window boundary.
             let entries = Array(repeating: "\"" + String(repeating: "y", count: 900) + "\"", count: 65)
             let body = Array(#"{"logs":[\#(entries.joined(separator: ","))]}"#.utf8)
-            let slow = try RawConnection(port: port)
-            let fast = try RawConnection(port: port)
-            for connection in [slow, fast] {
-                connection.send("POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n")
+            // Two tries for the fast request: beside the whole suite on two cores, the in-process
+            // server's event loop can stall for a window once (as under a sanitizer, where only the
+            // slow request's closing is asserted); a server that closes fast requests fails both.
+            var answer: Int?
+            for _ in 0..<2 where answer != 200 {
+                answer = try await exchange()
             }
-            // 100 bytes a second, 20 times under the floor of 2,000 (4 times under 400); 20,000 bytes
-            // a second, 10 (50) times above it, so that a busy machine pacing late keeps each on
-            // its side.
-            // Paced on a thread of its own: a test task waits its turn on Swift concurrency's two
-            // threads behind whatever the rest of the suite runs there, and a sender left
-            // unscheduled for a window looks exactly like a slow client.
-            await RawConnection.offThread {
-                let clock = ContinuousClock()
-                var sentSlow = 0
-                var sentFast = 0
-                let start = clock.now
-                while sentFast < body.count {
-                    let fastEnd = min(body.count, sentFast + 2000)
-                    fast.send(Array(body[sentFast..<fastEnd]))
-                    sentFast = fastEnd
-                    if sentSlow < body.count {
-                        slow.send(Array(body[sentSlow..<min(body.count, sentSlow + 10)]))
-                        sentSlow += 10
-                    }
-                    let next = start + .milliseconds(100) * (sentFast / 2000)
-                    let wait = next - clock.now
-                    if wait > .zero {
-                        Thread.sleep(
-                            forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+            if !sanitized { #expect(answer == 200, "a request above the floor is read whole") }
+
+            @Sendable func exchange() async throws -> Int? {
+                let slow = try RawConnection(port: port)
+                let fast = try RawConnection(port: port)
+                for connection in [slow, fast] {
+                    connection.send("POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n")
+                }
+                // 100 bytes a second, 20 times under the floor of 2,000 (4 times under 400); 20,000 bytes
+                // a second, 10 (50) times above it, so that a busy machine pacing late keeps each on
+                // its side.
+                // Paced on a thread of its own: a test task waits its turn on Swift concurrency's two
+                // threads behind whatever the rest of the suite runs there, and a sender left
+                // unscheduled for a window looks exactly like a slow client.
+                await RawConnection.offThread {
+                    let clock = ContinuousClock()
+                    var sentSlow = 0
+                    var sentFast = 0
+                    let start = clock.now
+                    while sentFast < body.count {
+                        let fastEnd = min(body.count, sentFast + 2000)
+                        fast.send(Array(body[sentFast..<fastEnd]))
+                        sentFast = fastEnd
+                        if sentSlow < body.count {
+                            slow.send(Array(body[sentSlow..<min(body.count, sentSlow + 10)]))
+                            sentSlow += 10
+                        }
+                        let next = start + .milliseconds(100) * (sentFast / 2000)
+                        let wait = next - clock.now
+                        if wait > .zero {
+                            Thread.sleep(
+                                forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                        }
                     }
                 }
+                // Under a sanitizer beside the whole suite, the in-process server's own event loop can
+                // stall for a window, and the guard (which counts the bytes it read) then closes the
+                // fast request too: only the closing of the slow one is asserted there.
+                // Read off this task's thread: a blocking read here would hold one of the threads the
+                // in-process server needs to answer (two cores: two threads).
+                let answer = await RawConnection.offThread { fast.responseStatus() }
+                #expect(await RawConnection.offThread { slow.isClosedByServer(within: 5) }, "a request under the floor is closed")
+                return answer
             }
-            // Under a sanitizer beside the whole suite, the in-process server's own event loop can
-            // stall for a window, and the guard (which counts the bytes it read) then closes the
-            // fast request too: only the closing of the slow one is asserted there.
-            // Read off this task's thread: a blocking read here would hold one of the threads the
-            // in-process server needs to answer (two cores: two threads).
-            let answer = await RawConnection.offThread { fast.responseStatus() }
-            if !sanitized { #expect(answer == 200, "a request above the floor is read whole") }
-            #expect(await RawConnection.offThread { slow.isClosedByServer(within: 5) }, "a request under the floor is closed")
         }
     }
 }

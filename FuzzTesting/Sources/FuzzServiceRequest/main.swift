@@ -1,3 +1,4 @@
+import FinanceData
 import Foundation
 import FuzzSupport
 import OrderStorage
@@ -8,10 +9,11 @@ import WalletPrimitives
 // parser, the rest is its input — Authorization (AppleOrder / Bearer), If-Modified-Since,
 // If-None-Match, the registrations tag, a push-token body, a log body, a path identifier; and
 // (first bytes 240–255, so the earlier selectors keep their parsers) a form body or query and
-// HTTP Basic client credentials.
+// HTTP Basic client credentials; (232–239) a background-delivery registration body and its URL.
 // Properties: nothing crashes; credentials are never empty nor carry the scheme's spaces; an
 // HTTP-date read back from its own formatting is the same instant; a tag parses to itself; form
-// fields are bounded and read back from their own encoding.
+// fields are bounded and read back from their own encoding; a registration and a webhook URL
+// accepted are within their bounds, and the URL reads back as itself.
 private let tag = EntityTag(opaque: String(repeating: "ab", count: 32))
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -28,6 +30,21 @@ func fuzzServiceRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             let user = decoded.prefix { $0 != ":" }
             FuzzInput.check(
                 !credentials.user.contains(":") || user.contains("%3A") || user.contains("%3a"), "a colon in the user")
+        }
+        return 0
+    }
+    if selector >= 232 && selector < 240 {
+        if let registration = try? DeliveryRegistrationBody.parse(Data(body)) {
+            FuzzInput.check(
+                (1...DeliveryRegistrationBody.maximumTypes).contains(registration.types.count),
+                "\(registration.types.count) types")
+            FuzzInput.check(registration.url.utf8.count <= 2_048 && registration.frequency.utf8.count <= 32, "a long member")
+        }
+        if let url = try? WebhookURL(text) {
+            FuzzInput.check(url.text.utf8.count <= WebhookURL.maximumLength, "a URL of \(url.text.utf8.count) bytes")
+            FuzzInput.check(url.text.utf8.allSatisfy { (0x21...0x7E).contains($0) }, "a URL with a byte outside printable ASCII")
+            FuzzInput.check(!url.host.isEmpty && (1...65_535).contains(url.port), "a URL without host or port")
+            FuzzInput.check((try? WebhookURL(url.text)) == url, "a URL that does not read back")
         }
         return 0
     }

@@ -30,6 +30,10 @@ struct FinanceAPIRoutes: Sendable {
         table.add(.get, "history/accounts", prefix: prefix, to: api, use: history.accounts)
         table.add(.get, "history/accounts/{accountID}/balances", prefix: prefix, to: api, use: history.balances)
         table.add(.get, "history/accounts/{accountID}/transactions", prefix: prefix, to: api, use: history.transactions)
+        let deliveries = BackgroundDeliveryRoutes(wallet: wallet)
+        table.add(.get, "background-delivery", prefix: prefix, to: api, use: deliveries.show)
+        table.add(.put, "background-delivery", prefix: prefix, to: api, use: deliveries.enable)
+        table.add(.delete, "background-delivery", prefix: prefix, to: api, use: deliveries.disable)
     }
 
     struct Status: Encodable {

@@ -12,7 +12,7 @@ enum MerchantOpenAPI {
           "info": {
             "title": "wallet-orders HTTP API: merchant API and financial data",
             "version": "1.0.0",
-            "description": "The merchant API (`/api/v1`): upload signed Wallet order archives and ask about stored orders with `Authorization: Bearer <API key>` (`orders keys create`); a key may use only its order types. The financial-data API (`/finance/v1`, docs/finance-web.md): what the data's owner shared with a client, with `Authorization: Bearer <access token>` from `/finance/token`. Errors are `{\"error\": {\"code\", \"message\", \"path\"}}` with the codes of docs/error-codes.md; the token endpoint and picked transactions answer RFC 6749's `{\"error\", \"error_description\"}`."
+            "description": "The merchant API (`/api/v1`): upload signed Wallet order archives and ask about stored orders with `Authorization: Bearer <API key>` (`orders keys create`); a key may use only its order types. The financial-data API (`/finance/v1`, docs/finance-web.md): what the data's owner shared with a client, with `Authorization: Bearer <access token>` from `/finance/token`, and its background-delivery endpoints (docs/background-delivery.md). Errors are `{\"error\": {\"code\", \"message\", \"path\"}}` with the codes of docs/error-codes.md; the token endpoint and picked transactions answer RFC 6749's `{\"error\", \"error_description\"}`."
           },
           "servers": [{"url": "/"}],
           "security": [{"apiKey": []}],
@@ -626,6 +626,106 @@ enum MerchantOpenAPI {
                   "description": "An account shared with the client (another is 404 access.unknownAccount)."
                 }
               ]
+            },
+            "/finance/v1/background-delivery": {
+              "get": {
+                "operationId": "backgroundDeliveryEndpoints",
+                "summary": "The client's background-delivery endpoints: types and frequencies, state, last delivery, last failure.",
+                "security": [{"financeToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "the client's endpoints (Cache-Control: no-store)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["endpoints"],
+                          "properties": { "endpoints": {"type": "array", "items": {"$ref": "#/components/schemas/DeliveryEndpoint"}} }
+                        }
+                      }
+                    }
+                  },
+                  "401": { "$ref": "#/components/responses/Error" },
+                  "501": { "$ref": "#/components/responses/Error" },
+                  "503": { "$ref": "#/components/responses/Error" }
+                }
+              },
+              "put": {
+                "operationId": "enableBackgroundDelivery",
+                "summary": "FinanceKit's enableBackgroundDelivery(for:frequency:) with the endpoint's URL: creates the endpoint (201, with its signing secret, once) or changes the types' frequency (200). docs/background-delivery.md.",
+                "security": [{"financeToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": { "application/json": {"schema": {"$ref": "#/components/schemas/DeliveryRegistration"}} }
+                },
+                "responses": {
+                  "200": {
+                    "description": "the endpoint, updated",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["endpoint"],
+                          "properties": { "endpoint": {"$ref": "#/components/schemas/DeliveryEndpoint"} }
+                        }
+                      }
+                    }
+                  },
+                  "201": {
+                    "description": "the endpoint, created, with its secret",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["endpoint"],
+                          "properties": { "endpoint": {"$ref": "#/components/schemas/DeliveryEndpoint"} }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/Error" },
+                  "401": { "$ref": "#/components/responses/Error" },
+                  "403": { "$ref": "#/components/responses/Error" },
+                  "409": { "$ref": "#/components/responses/Error" },
+                  "413": { "$ref": "#/components/responses/Error" },
+                  "501": { "$ref": "#/components/responses/Error" },
+                  "503": { "$ref": "#/components/responses/Error" }
+                }
+              },
+              "delete": {
+                "operationId": "disableBackgroundDelivery",
+                "summary": "FinanceKit's disableBackgroundDelivery(for:) with types, disableAllBackgroundDelivery() without. Answers the endpoints left.",
+                "security": [{"financeToken": []}],
+                "parameters": [
+                  {
+                    "name": "types",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^(accounts|accountBalances|transactions)(,(accounts|accountBalances|transactions))*$"
+                    },
+                    "description": "Comma-separated data types to stop on every endpoint; absent: everything."
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "the client's endpoints (Cache-Control: no-store)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["endpoints"],
+                          "properties": { "endpoints": {"type": "array", "items": {"$ref": "#/components/schemas/DeliveryEndpoint"}} }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/Error" },
+                  "401": { "$ref": "#/components/responses/Error" },
+                  "501": { "$ref": "#/components/responses/Error" },
+                  "503": { "$ref": "#/components/responses/Error" }
+                }
+              }
             }
           },
           "components": {
@@ -845,6 +945,83 @@ enum MerchantOpenAPI {
                 "type": "object",
                 "required": ["error", "error_description"],
                 "properties": { "error": {"type": "string"}, "error_description": {"type": "string"} }
+              },
+              "DeliveryRegistration": {
+                "type": "object",
+                "required": ["types", "frequency", "url"],
+                "additionalProperties": false,
+                "properties": {
+                  "types": {
+                    "type": "array",
+                    "items": { "type": "string", "enum": ["accounts", "accountBalances", "transactions"] },
+                    "minItems": 1,
+                    "maxItems": 8
+                  },
+                  "frequency": { "type": "string", "enum": ["hourly", "daily", "weekly"] },
+                  "url": {
+                    "type": "string",
+                    "format": "uri",
+                    "maxLength": 2048,
+                    "description": "https; a host that resolves to public addresses only (docs/background-delivery.md)."
+                  }
+                }
+              },
+              "DeliveryEndpoint": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "clientID",
+                  "url",
+                  "types",
+                  "state",
+                  "createdAt",
+                  "disabled",
+                  "lastDelivery",
+                  "lastFailure",
+                  "pendingDeliveries",
+                  "secret"
+                ],
+                "properties": {
+                  "id": { "type": "string", "format": "uuid" },
+                  "clientID": { "type": "string" },
+                  "url": { "type": "string" },
+                  "types": {
+                    "type": "object",
+                    "additionalProperties": { "type": "string", "enum": ["hourly", "daily", "weekly"] },
+                    "description": "Each data type delivered, with its frequency."
+                  },
+                  "state": { "type": "string", "enum": ["active", "disabled"] },
+                  "createdAt": { "type": "string", "format": "date-time" },
+                  "disabled": {
+                    "type": ["object", "null"],
+                    "properties": { "at": {"type": "string", "format": "date-time"}, "reason": {"type": "string"} },
+                    "description": "The endpoint answered 410 Gone; PUT it again to resume."
+                  },
+                  "lastDelivery": {
+                    "type": ["object", "null"],
+                    "properties": {
+                      "deliveryID": { "type": "string", "format": "uuid" },
+                      "at": { "type": "string", "format": "date-time" },
+                      "types": {
+                        "type": "array",
+                        "items": { "type": "string", "enum": ["accounts", "accountBalances", "transactions"] }
+                      }
+                    }
+                  },
+                  "lastFailure": {
+                    "type": ["object", "null"],
+                    "properties": {
+                      "deliveryID": { "type": "string", "format": "uuid" },
+                      "at": { "type": "string", "format": "date-time" },
+                      "reason": { "type": "string" }
+                    }
+                  },
+                  "pendingDeliveries": { "type": "integer", "minimum": 0 },
+                  "secret": {
+                    "type": ["string", "null"],
+                    "description": "The signing secret (wds_…): only in the answer that created the endpoint."
+                  }
+                }
               }
             }
           }

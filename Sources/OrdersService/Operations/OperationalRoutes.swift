@@ -24,6 +24,9 @@ struct OperationalRoutes: Sendable {
         if let depth = try? await wallet.backend.pushOutbox.pendingPushCount() {
             metrics.setOutboxDepth(depth)
         }
+        if let depth = try? await wallet.backend.backgroundDelivery.pendingDeliveryCount() {
+            metrics.setDeliveryOutboxDepth(depth)
+        }
         metrics.updateLogDrops(from: .standardError)
         var buffer: [UInt8] = []
         metrics.registry.emit(into: &buffer)

@@ -2,8 +2,8 @@ import Prometheus
 import Synchronization
 
 /// The service's Prometheus metrics, on a registry the caller owns (no global metrics system):
-/// requests by route, method and status with their durations, push outcomes, and the outbox
-/// depth (read from the store at each scrape).
+/// requests by route, method and status with their durations, push and background-delivery
+/// outcomes, and the two outboxes' depths (read from the store at each scrape).
 ///
 /// ```swift
 /// let metrics = ServiceMetrics()
@@ -13,6 +13,7 @@ import Synchronization
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let outboxDepth: Gauge
+    private let deliveryOutboxDepth: Gauge
     private let instruments = RequestInstruments()
     private let logDrops: LogDropCounter
 
@@ -22,6 +23,10 @@ public struct ServiceMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "orders", subsystem: "push", metricName: "outbox_depth", unitName: "",
                 helpText: "Pushes waiting in the outbox (claimed or not)."))
+        deliveryOutboxDepth = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "delivery", metricName: "outbox_depth", unitName: "",
+                helpText: "Background deliveries decided and not yet acknowledged."))
         logDrops = LogDropCounter(
             counter: registry.makeCounter(
                 descriptor: MetricNameDescriptor(
@@ -69,6 +74,22 @@ public struct ServiceMetrics: Sendable {
 
     func setOutboxDepth(_ depth: Int) {
         outboxDepth.set(Double(depth))
+    }
+
+    /// Counts one background delivery's outcome: `delivered`, `retry`, `failed` (refused for
+    /// good, or given up), `gone` (410: the endpoint disabled), `paused` (financial data
+    /// restricted), `withdrawn` (the client revoked since the claim).
+    public func recordDelivery(outcome: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "orders", subsystem: "delivery", metricName: "attempts", unitName: "total",
+                helpText: "Background delivery attempts, by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
+    func setDeliveryOutboxDepth(_ depth: Int) {
+        deliveryOutboxDepth.set(Double(depth))
     }
 }
 

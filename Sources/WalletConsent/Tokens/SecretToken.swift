@@ -14,6 +14,9 @@ public struct SecretToken: Sendable, Hashable, CustomStringConvertible {
         case accessToken = "woa"
         case refreshToken = "wor"
         case clientSecret = "wcs"
+        /// A background-delivery endpoint's signing secret: the only kind the store keeps as it is
+        /// (an HMAC needs the secret itself).
+        case deliverySecret = "wds"
     }
 
     /// The secret itself: shown once, to whoever it is issued to.

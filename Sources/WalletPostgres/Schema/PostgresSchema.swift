@@ -29,6 +29,7 @@ enum PostgresSchema {
                     + "(orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken)"
             ]),
         consent,
+        delivery,
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

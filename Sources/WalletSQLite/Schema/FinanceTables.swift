@@ -119,5 +119,54 @@ enum FinanceTables {
                 try PlannerStatistics.analyze(db)
             }
         }
+        // Background delivery (issue 26): clients' endpoints with their signing secrets (kept
+        // as they are: a signature needs the secret itself), each data type's place in the
+        // change log and its schedule, the outbox of decided deliveries, and the row two
+        // deciders take turns on. Times are microseconds since 1970; flags 0 or 1.
+        migrator.registerMigration("finance.v4") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE deliveryEndpoints (
+                        id TEXT PRIMARY KEY,
+                        client TEXT NOT NULL,
+                        url TEXT NOT NULL,
+                        secret TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        disabledAt INTEGER,
+                        disabledReason TEXT,
+                        lastDeliveryID TEXT,
+                        lastDeliveredAt INTEGER,
+                        lastDeliveredTypes TEXT,
+                        lastFailureID TEXT,
+                        lastFailureAt INTEGER,
+                        lastFailure TEXT,
+                        UNIQUE (client, url)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE deliveryTypes (
+                        endpoint TEXT NOT NULL,
+                        type TEXT NOT NULL CHECK (type IN ('accounts', 'accountBalances', 'transactions')),
+                        frequency TEXT NOT NULL CHECK (frequency IN ('hourly', 'daily', 'weekly')),
+                        scannedThrough INTEGER NOT NULL,
+                        changed INTEGER NOT NULL DEFAULT 0,
+                        owed INTEGER NOT NULL DEFAULT 0,
+                        lastPlannedAt INTEGER,
+                        notBefore INTEGER,
+                        PRIMARY KEY (endpoint, type)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE deliveryOutbox (
+                        deliveryID TEXT PRIMARY KEY,
+                        endpoint TEXT NOT NULL,
+                        types TEXT NOT NULL,
+                        occurredAt INTEGER NOT NULL,
+                        nextAttemptAt INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        lastError TEXT
+                    ) WITHOUT ROWID;
+                    CREATE INDEX deliveryOutbox_on_nextAttemptAt ON deliveryOutbox (nextAttemptAt);
+                    CREATE INDEX deliveryOutbox_on_endpoint ON deliveryOutbox (endpoint);
+                    CREATE TABLE deliveryPlanner (id INTEGER PRIMARY KEY CHECK (id = 1));
+                    INSERT INTO deliveryPlanner (id) VALUES (1);
+                    """)
+        }
     }
 }

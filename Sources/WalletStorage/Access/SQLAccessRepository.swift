@@ -266,15 +266,17 @@ package final class SQLAccessRepository: AccessRepository {
         }
     }
 
-    /// A client denied or revoked keeps no way in: its access and refresh tokens and its unused
-    /// codes go in the same unit as the decision.
+    /// A client denied or revoked keeps no way in: its access and refresh tokens, its unused
+    /// codes, and its background-delivery endpoints with the deliveries not yet sent go in the
+    /// same unit as the decision.
     private static func withdrawCredentials(of client: ClientIdentifier, on connection: any SQLConnection) async throws {
         try await connection.execute("DELETE FROM clientTokens WHERE client = $1", [.text(client.rawValue)])
         try await connection.execute("DELETE FROM authorizationCodes WHERE client = $1", [.text(client.rawValue)])
+        try await SQLBackgroundDeliveryRepository.removeEndpoints(of: client, on: connection)
     }
 
     /// One client's access, in one statement (one snapshot).
-    private static func access(for client: ClientIdentifier, on connection: any SQLConnection) async throws -> ClientAccess {
+    package static func access(for client: ClientIdentifier, on connection: any SQLConnection) async throws -> ClientAccess {
         let parts = try await connection.fetch(
             """
             SELECT client, 0, status, CAST(NULL AS BIGINT) FROM clients WHERE client = $1
@@ -285,6 +287,35 @@ package final class SQLAccessRepository: AccessRepository {
         var access = ClientAccess(client: client, status: .notDetermined)
         for part in parts { part.apply(to: &access) }
         return access
+    }
+
+    /// Every client's access in `clients`, in one statement per 500 clients (a planning pass
+    /// reads every client with an endpoint).
+    package static func accesses(
+        for clients: some Collection<ClientIdentifier>, on connection: any SQLConnection
+    ) async throws -> [ClientIdentifier: ClientAccess] {
+        var accesses: [ClientIdentifier: ClientAccess] = [:]
+        for client in clients { accesses[client] = ClientAccess(client: client, status: .notDetermined) }
+        let all = Array(clients)
+        for first in stride(from: 0, to: all.count, by: 500) {
+            let chunk = all[first..<min(first + 500, all.count)]
+            let list = (1...chunk.count).map { "$\($0)" }.joined(separator: ", ")
+            let parts = try await connection.fetch(
+                """
+                SELECT client, 0, status, CAST(NULL AS BIGINT) FROM clients WHERE client IN (\(list))
+                UNION ALL SELECT client, 1, accountID, earliestDate FROM clientAccounts WHERE client IN (\(list))
+                UNION ALL SELECT client, 2, orderTypeIdentifier, CAST(NULL AS BIGINT) FROM clientOrderTypes WHERE client IN (\(list))
+                ORDER BY 1, 2, 3
+                """, chunk.map { .text($0.rawValue) }, reusable: false, AccessPart.init)
+            // Rows come by client: each identifier is checked once.
+            var current: ClientIdentifier?
+            for part in parts {
+                if current?.rawValue != part.client { current = ClientIdentifier(rawValue: part.client) }
+                guard let client = current else { continue }
+                part.apply(to: &accesses[client, default: ClientAccess(client: client, status: .notDetermined)])
+            }
+        }
+        return accesses
     }
 
     private static func setStatus(

@@ -43,6 +43,19 @@ package enum StoreLayout {
         CopiedTable(
             "transactions", FinanceRows.transactionColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }),
         CopiedTable("financeChanges", ["sequence", "stream", "entityID", "kind", "client", "recordedAt"]),
+        // Background delivery: the endpoints with their secrets, each type's place in the change
+        // log (whose numbers the copy keeps), and the deliveries decided and not yet sent.
+        CopiedTable(
+            "deliveryEndpoints",
+            [
+                "id", "client", "url", "secret", "createdAt", "disabledAt", "disabledReason", "lastDeliveryID", "lastDeliveredAt",
+                "lastDeliveredTypes", "lastFailureID", "lastFailureAt", "lastFailure",
+            ]),
+        CopiedTable(
+            "deliveryTypes",
+            ["endpoint", "type", "frequency", "scannedThrough", "changed", "owed", "lastPlannedAt", "notBefore"], keyLength: 2),
+        CopiedTable(
+            "deliveryOutbox", ["deliveryID", "endpoint", "types", "occurredAt", "nextAttemptAt", "attempts", "lastError"]),
     ]
 }
 

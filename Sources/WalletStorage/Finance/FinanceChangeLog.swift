@@ -13,6 +13,19 @@ package struct FinanceChangeLog: Sendable {
         self.dialect = dialect
     }
 
+    /// The change log's last number handed out (compacted or not) and the number records up to
+    /// which were compacted away, in one statement.
+    package static func bounds(on connection: any SQLConnection) async throws -> (latest: Int64, compactedThrough: Int64) {
+        let bounds = try await connection.fetchOne(
+            """
+            SELECT (SELECT max(sequence) FROM financeChanges),
+              (SELECT compactedThrough FROM financeHistoryHorizon WHERE id = 1)
+            """
+        ) { row in (try row.optionalInteger(0) ?? 0, try row.optionalInteger(1) ?? 0) }
+        let (latest, compacted) = bounds ?? (0, 0)
+        return (max(latest, compacted), compacted)
+    }
+
     /// One record: for every client (`client` nil) or for one.
     func record(
         _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil, recordedAt: Int64,

@@ -118,18 +118,9 @@ package final class SQLFinanceDataRepository: FinanceDataRepository {
     // MARK: - History
 
     package func historyBounds() async throws -> (latest: Int64, compactedThrough: Int64) {
-        let bounds = try await reportingCorruptRows {
-            try await executor.read { connection in
-                try await connection.fetchOne(
-                    """
-                    SELECT (SELECT max(sequence) FROM financeChanges),
-                      (SELECT compactedThrough FROM financeHistoryHorizon WHERE id = 1)
-                    """
-                ) { row in (try row.optionalInteger(0) ?? 0, try row.optionalInteger(1) ?? 0) }
-            }
+        try await reportingCorruptRows {
+            try await executor.read { connection in try await FinanceChangeLog.bounds(on: connection) }
         }
-        let (latest, compacted) = bounds ?? (0, 0)
-        return (max(latest, compacted), compacted)
     }
 
     package func changes(

@@ -16,7 +16,7 @@ struct FinanceCommand: AsyncParsableCommand {
             """,
         subcommands: [
             FinanceImportCommand.self, FinanceAccountsCommand.self, FinanceBalancesCommand.self, FinanceTransactionsCommand.self,
-            FinanceHistoryCommand.self, FinanceCompactCommand.self, FinanceClientsCommand.self,
+            FinanceHistoryCommand.self, FinanceCompactCommand.self, FinanceClientsCommand.self, FinanceDeliveriesCommand.self,
         ])
 }
 

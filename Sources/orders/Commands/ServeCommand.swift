@@ -94,7 +94,31 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Sign the owner out this many hours after signing in, whatever happens.", valueName: "hours"))
     var sessionHours = 12
 
+    @Flag(
+        name: .customLong("allow-private-webhooks"),
+        help: ArgumentHelp(
+            "Let background deliveries go to loopback, private and link-local addresses (and http to loopback)."))
+    var allowPrivateWebhooks = false
+
+    @Option(
+        name: .customLong("max-delivery-endpoints"),
+        help: ArgumentHelp("The most background-delivery endpoints one client may register.", valueName: "count"))
+    var maximumDeliveryEndpoints = BackgroundDeliveryPolicy().maximumEndpointsPerClient
+
+    @Option(
+        name: .customLong("outbox-lease"),
+        help: ArgumentHelp(
+            "How long a push or delivery being sent is kept from other instances; one that dies holding it delays it this much.",
+            valueName: "seconds"))
+    var outboxLease = 60
+
     func validate() throws {
+        guard (1...3_600).contains(outboxLease) else {
+            throw ValidationError("--outbox-lease must be 1…3600 seconds, not \(outboxLease)")
+        }
+        guard (1...100).contains(maximumDeliveryEndpoints) else {
+            throw ValidationError("--max-delivery-endpoints must be 1…100, not \(maximumDeliveryEndpoints)")
+        }
         guard (1...60).contains(codeLifetime) else {
             throw ValidationError("--authorization-code-lifetime must be 1…60 seconds, not \(codeLifetime)")
         }
@@ -118,6 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
     }
 
+    /// Where deliveries may go: one check for registering and for sending.
+    var webhookTargets: WebhookTargets { WebhookTargets(allowsPrivateAddresses: allowPrivateWebhooks) }
+
     func run() async throws {
         FileDescriptorLimit.raiseToMaximum()
         // A log reader that went away must not kill the service: a write to its pipe fails instead.
@@ -132,7 +159,8 @@ struct ServeCommand: AsyncParsableCommand {
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
             service: OrdersService.Configuration(
                 basePath: basePath, limits: limits, logger: logger, trustedProxies: Set(trustedProxies),
-                servesTLS: tlsCertificate != nil))
+                servesTLS: tlsCertificate != nil),
+            webhookTargets: webhookTargets, outboxLease: .seconds(outboxLease))
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(
                 certificateChainPEM: try FileInput.contents(of: tlsCertificate, what: "TLS certificate"),
@@ -153,6 +181,8 @@ struct ServeCommand: AsyncParsableCommand {
                 codeLifetime: TimeInterval(codeLifetime),
                 sessions: SessionPolicy(
                     idleTimeout: TimeInterval(sessionIdleMinutes * 60), absoluteLifetime: TimeInterval(sessionHours * 3_600))),
+            backgroundDelivery: BackgroundDeliveryPolicy(
+                targets: webhookTargets, maximumEndpointsPerClient: maximumDeliveryEndpoints),
             poolRunByOwner: true)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shownHost = host.contains(":") ? "[\(host)]" : host

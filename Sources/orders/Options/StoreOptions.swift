@@ -56,13 +56,13 @@ struct StoreOptions: ParsableArguments {
         create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         registrationLimits: RegistrationLimits = .default, consentPolicy: ConsentPolicy = ConsentPolicy(),
-        poolRunByOwner: Bool = false
+        backgroundDelivery: BackgroundDeliveryPolicy = BackgroundDeliveryPolicy(), poolRunByOwner: Bool = false
     ) async throws -> WalletStore {
         let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, registrationLimits: registrationLimits, consent: consentPolicy,
-            logger: Logger(label: "orders"))
+            backgroundDelivery: backgroundDelivery, logger: Logger(label: "orders"))
         if let url = try databaseURL {
             var logger = Logger(label: "orders.postgres")
             logger.logLevel = .error

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import OrderStorage
+import WalletPrimitives
+
+/// The push outbox as an ``OutboxWork``: each claimed push sent through a ``PushSender``, then
+/// completed, retried with backoff (``RetryPolicy/pushes``), or — when APNs says the device
+/// token is gone — its registrations removed.
+public struct PushWork: OutboxWork {
+    let outbox: any PushOutbox
+    let registrations: any RegistrationRepository
+    let sender: any PushSender
+    let retry: RetryPolicy
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    /// Told every outcome (`delivered`, `recorded`, `retry`, `unregistered`, `dropped`), for
+    /// metrics.
+    let onOutcome: @Sendable (String) -> Void
+
+    public init(
+        outbox: any PushOutbox, registrations: any RegistrationRepository, sender: any PushSender,
+        retry: RetryPolicy = .pushes, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
+        onOutcome: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.outbox = outbox
+        self.registrations = registrations
+        self.sender = sender
+        self.retry = retry
+        self.clock = clock
+        self.logger = logger
+        self.onOutcome = onOutcome
+    }
+
+    public func claim(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush] {
+        try await outbox.claimPushes(dueAt: time, leaseEnd: leaseEnd, limit: limit)
+    }
+
+    public func deliver(_ push: PendingPush) async {
+        let metadata: Logger.Metadata = [
+            "apns.topic": .string(push.orderTypeIdentifier), "order": .string(push.orderIdentifier),
+            "device": .string(push.deviceIdentifier), "attempt": .stringConvertible(push.attempts + 1),
+        ]
+        let delivery = await sender.send(push)
+        do {
+            switch delivery {
+            case .delivered, .recorded:
+                try await outbox.completePush(push.id)
+                onOutcome(delivery == .delivered ? "delivered" : "recorded")
+            case .unregistered(let reason):
+                let removed = try await registrations.removeRegistrations(pushToken: push.pushToken)
+                try await outbox.completePush(push.id)
+                logger.notice(
+                    "APNs says the device token is gone (\(reason)); removed \(removed) registrations", metadata: metadata)
+                onOutcome("unregistered")
+            case .dropped(let reason):
+                try await outbox.completePush(push.id)
+                logger.error("APNs refused the push for good: \(reason)", metadata: metadata)
+                onOutcome("dropped")
+            case .retry(let reason)
+            where retry.givesUp(afterAttempts: push.attempts + 1, age: clock().timeIntervalSince(push.enqueuedAt)):
+                try await outbox.completePush(push.id)
+                logger.error("push dropped after \(push.attempts + 1) attempts: \(reason)", metadata: metadata)
+                onOutcome("dropped")
+            case .retry(let reason):
+                let delay = retry.delay(afterAttempts: push.attempts + 1)
+                try await outbox.retryPush(push.id, at: clock().addingTimeInterval(delay), reason: reason)
+                logger.warning("push failed, retrying in \(Int(delay)) s: \(reason)", metadata: metadata)
+                onOutcome("retry")
+            }
+        } catch {
+            // The lease ends and the push is claimed again.
+            logger.error("the outbox could not record a delivery: \(error)", metadata: metadata)
+        }
+    }
+}
+
+extension OutboxDrainer where Work == PushWork {
+    /// A drainer of the push outbox (``PushWork``).
+    public init(
+        outbox: any PushOutbox, registrations: any RegistrationRepository, sender: any PushSender,
+        configuration: Configuration = Configuration(), retry: RetryPolicy = .pushes,
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
+        onOutcome: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.init(
+            work: PushWork(
+                outbox: outbox, registrations: registrations, sender: sender, retry: retry, clock: clock, logger: logger,
+                onOutcome: onOutcome),
+            configuration: configuration, clock: clock, logger: logger)
+    }
+}

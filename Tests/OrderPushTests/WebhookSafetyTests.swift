@@ -1,0 +1,88 @@
+import FinanceData
+import Foundation
+import OrderPackage
+import OrderPush
+import Testing
+
+@Suite("Webhooks: address scopes, the target check, signatures, retry policy")
+struct WebhookSafetyTests {
+    @Test(
+        "addresses that lead back into the server's networks are told apart from public ones",
+        arguments: [
+            ("127.0.0.1", NetworkAddress.Scope.loopback), ("127.255.0.9", .loopback), ("::1", .loopback),
+            ("10.0.0.1", .private), ("172.16.5.4", .private), ("172.31.255.255", .private), ("192.168.1.1", .private),
+            ("100.64.0.1", .private), ("fd00:ec2::254", .private), ("fc00::1", .private), ("fec0::1", .private),
+            ("169.254.169.254", .linkLocal), ("fe80::1", .linkLocal),
+            ("0.0.0.0", .reserved), ("::", .reserved), ("224.0.0.1", .reserved), ("255.255.255.255", .reserved),
+            ("192.0.2.7", .reserved), ("2001:db8::1", .reserved), ("ff02::1", .reserved), ("198.18.0.1", .reserved),
+            ("::ffff:127.0.0.1", .loopback), ("::ffff:169.254.169.254", .linkLocal), ("64:ff9b::a00:1", .private),
+            ("2002:7f00:1::", .loopback), ("::127.0.0.1", .loopback),
+            ("93.184.216.34", .global), ("172.32.0.1", .global), ("2606:2800:220:1::1", .global), ("8.8.8.8", .global),
+        ])
+    func scopes(_ text: String, _ scope: NetworkAddress.Scope) throws {
+        let address = try #require(NetworkAddress(text))
+        #expect(address.scope == scope)
+        #expect(NetworkAddress(address.description) == address)
+    }
+
+    @Test("registration refuses loopback, private, link-local and metadata targets, and names that resolve to them")
+    func targets() async throws {
+        let targets = WebhookTargets()
+        for text in [
+            "https://127.0.0.1/hook", "https://[::1]/hook", "https://169.254.169.254/latest/meta-data",
+            "https://10.0.0.8/hook", "https://[fd00:ec2::254]/", "https://localhost/hook", "https://0.0.0.0/hook",
+            "https://[::ffff:127.0.0.1]/hook",
+        ] {
+            await #expect(throws: BackgroundDeliveryError.self, "\(text)") { try await targets.check(try WebhookURL(text)) }
+        }
+        await #expect(throws: BackgroundDeliveryError.invalidURL("the scheme must be https")) {
+            try await HTTPSOnlyTargetPolicy().check(try WebhookURL("http://hooks.example/"))
+        }
+        let unresolved = WebhookTargets(resolver: HostResolver { _ in [] })
+        await #expect(throws: BackgroundDeliveryError.urlNotAllowed("nowhere.invalid does not resolve")) {
+            try await unresolved.check(try WebhookURL("https://nowhere.invalid/"))
+        }
+        // Allowed by the operator: private and loopback, http only to loopback.
+        let allowing = WebhookTargets(allowsPrivateAddresses: true)
+        #expect(try await allowing.address(of: WebhookURL("http://127.0.0.1:9/hook")).description == "127.0.0.1")
+        try await allowing.check(try WebhookURL("https://10.0.0.8/hook"))
+        await #expect(throws: BackgroundDeliveryError.self) { try await allowing.check(try WebhookURL("http://10.0.0.8/hook")) }
+        await #expect(throws: BackgroundDeliveryError.self) { try await allowing.check(try WebhookURL("https://0.0.0.0/")) }
+        let publicOnly = WebhookTargets(resolver: HostResolver { _ in [NetworkAddress("93.184.216.34")!] })
+        #expect(try await publicOnly.address(of: WebhookURL("https://hooks.example/")).description == "93.184.216.34")
+    }
+
+    @Test("Wallet-Signature: HMAC-SHA256 over t.body, checked in constant time within five minutes")
+    func signatures() throws {
+        // RFC 4231 test case 2 for the primitive.
+        #expect(
+            HMACSHA256.hex(key: Array("Jefe".utf8), message: Data("what do ya want for nothing?".utf8))
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        let body = Data(#"{"deliveryID":"D","occurredAt":"2027-01-15T08:00:00Z","types":["transactions"]}"#.utf8)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let header = WebhookSignature.value(secret: "wds_secret", time: time, body: body)
+        let expected = HMACSHA256.hex(key: Array("wds_secret".utf8), message: Data("1800000000.".utf8) + body)
+        #expect(header == "t=1800000000,v1=\(expected)")
+        #expect(WebhookSignature.isValid(header, secret: "wds_secret", body: body, now: time.addingTimeInterval(299)))
+        #expect(!WebhookSignature.isValid(header, secret: "wds_secret", body: body, now: time.addingTimeInterval(301)))
+        #expect(!WebhookSignature.isValid(header, secret: "wds_other", body: body, now: time))
+        #expect(!WebhookSignature.isValid(header, secret: "wds_secret", body: body + Data(" ".utf8), now: time))
+        #expect(WebhookSignature.isValid("v1=00,\(header),v0=x", secret: "wds_secret", body: body, now: time))
+        #expect(!WebhookSignature.isValid("t=1800000000", secret: "wds_secret", body: body, now: time))
+        #expect(!WebhookSignature.isValid("", secret: "wds_secret", body: body, now: time))
+    }
+
+    @Test("backoff doubles with up to 20 % jitter to its cap; limits by attempts or by age")
+    func retryPolicy() {
+        let policy = RetryPolicy.webhooks
+        for attempts in 1...30 {
+            let delay = policy.delay(afterAttempts: attempts)
+            let base = min(30 * pow(2, Double(attempts - 1)), 86_400)
+            #expect(delay <= base && delay >= base * 0.8, "attempt \(attempts): \(delay)")
+        }
+        #expect(!policy.givesUp(afterAttempts: 1_000, age: 71 * 3_600))
+        #expect(policy.givesUp(afterAttempts: 1, age: 72 * 3_600))
+        #expect(RetryPolicy.pushes.givesUp(afterAttempts: 12, age: 0))
+        #expect(!RetryPolicy.pushes.givesUp(afterAttempts: 11, age: 1_000_000))
+    }
+}
