@@ -157,6 +157,8 @@ struct BackgroundDeliveryServeTests {
         let badTypes = try await http.send(
             .delete, Self.path + "?types=transactions,trades", headers: [.authorization: "Bearer \(token)"], body: nil)
         #expect(badTypes.status == .badRequest && Self.error(badTypes).code == "request.invalidParameter")
+        let noTypes = try await http.send(.delete, Self.path + "?types=", headers: [.authorization: "Bearer \(token)"], body: nil)
+        #expect(noTypes.status == .badRequest && Self.error(noTypes).code == "delivery.noDataTypes", "types= is not everything")
         let lessened = try await http.send(
             .delete, Self.path + "?types=transactions", headers: [.authorization: "Bearer \(token)"], body: nil)
         let left = try #require(

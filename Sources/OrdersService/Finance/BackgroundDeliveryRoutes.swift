@@ -59,7 +59,10 @@ struct BackgroundDeliveryRoutes: Sendable {
     @Sendable func disable(_ request: Request, context: Context) async throws -> Response {
         let store = try store(context)
         let query = FinanceQueryParameters(try PageForm.query(request))
-        if let list = try query.text("types") {
+        // `types=` with nothing in it is refused, not read as "everything": disabling all is
+        // asked for by leaving `types` out.
+        if let list = try query.single("types") {
+            guard !list.isEmpty else { throw BackgroundDeliveryError.noDataTypes }
             var types: Set<BackgroundDataType> = []
             for name in list.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let type = BackgroundDataType(rawValue: String(name)) else {

@@ -103,18 +103,15 @@ struct PlanningPass {
             "SELECT 1 FROM restrictions WHERE dataType = $1", [.text(DataType.financialData.rawValue)])
         guard !report.restricted else { return }
         let byEndpoint = Dictionary(grouping: types.indices, by: { types[$0].endpoint })
+        var rows: [[SQLValue]] = []
         for endpoint in byEndpoint.keys.sorted() {
             guard let indices = byEndpoint[endpoint], types[indices[0]].isEnabled, !types[indices[0]].hasPending,
                 let delivered = DeliveryPlanner.typesToDeliver(indices.map { types[$0].state }, at: time)
             else { continue }
-            try await connection.execute(
-                """
-                INSERT INTO deliveryOutbox (deliveryID, endpoint, types, occurredAt, nextAttemptAt) VALUES ($1, $2, $3, $4, $4)
-                """,
-                [
-                    .text(UUID().uuidString), .text(endpoint), .text(SQLBackgroundDeliveryRepository.storedTypes(delivered)),
-                    .instant(time),
-                ])
+            rows.append([
+                .text(UUID().uuidString), .text(endpoint), .text(SQLBackgroundDeliveryRepository.storedTypes(delivered)),
+                .instant(time), .instant(time),
+            ])
             for index in indices {
                 if delivered.contains(types[index].state.type) {
                     types[index].state.changed = false
@@ -125,22 +122,51 @@ struct PlanningPass {
             }
             report.planned += 1
         }
+        // 100 rows a statement (500 values: under both engines' limits).
+        for first in stride(from: 0, to: rows.count, by: 100) {
+            let chunk = rows[first..<min(first + 100, rows.count)]
+            let values = (0..<chunk.count).map { row in
+                "(" + (1...5).map { "$\(row * 5 + $0)" }.joined(separator: ", ") + ")"
+            }
+            try await connection.execute(
+                "INSERT INTO deliveryOutbox (deliveryID, endpoint, types, occurredAt, nextAttemptAt) VALUES "
+                    + values.joined(separator: ", "), chunk.flatMap { $0 }, reusable: chunk.count == 100)
+        }
     }
 
-    /// Writes back the states this pass changed.
+    /// Writes back the states this pass changed: one statement for each type and new state,
+    /// naming its endpoints (a pass usually moves every endpoint's types alike).
     func save(on connection: any SQLConnection) async throws {
-        for type in types where type.modified {
-            let state = type.state
-            try await connection.execute(
-                """
-                UPDATE deliveryTypes SET scannedThrough = $3, changed = $4, owed = $5, lastPlannedAt = $6, notBefore = $7
-                WHERE endpoint = $1 AND type = $2
-                """,
-                [
-                    .text(type.endpoint), .text(state.type.rawValue), .integer(state.scannedThrough),
-                    .integer(state.changed ? 1 : 0), .integer(state.owed ? 1 : 0), .instant(state.lastPlannedAt),
-                    .instant(state.lastPlannedAt?.addingTimeInterval(state.frequency.interval)),
-                ])
+        struct Written: Hashable {
+            var type: BackgroundDataType
+            var scannedThrough: Int64
+            var changed: Bool
+            var owed: Bool
+            var lastPlannedAt: Date?
+            var notBefore: Date?
+        }
+        let groups = Dictionary(
+            grouping: types.filter(\.modified),
+            by: {
+                Written(
+                    type: $0.state.type, scannedThrough: $0.state.scannedThrough, changed: $0.state.changed,
+                    owed: $0.state.owed, lastPlannedAt: $0.state.lastPlannedAt,
+                    notBefore: $0.state.lastPlannedAt?.addingTimeInterval($0.state.frequency.interval))
+            })
+        for (state, planned) in groups {
+            let endpoints = planned.map(\.endpoint)
+            for first in stride(from: 0, to: endpoints.count, by: 500) {
+                let chunk = endpoints[first..<min(first + 500, endpoints.count)]
+                try await connection.execute(
+                    """
+                    UPDATE deliveryTypes SET scannedThrough = $2, changed = $3, owed = $4, lastPlannedAt = $5, notBefore = $6
+                    WHERE type = $1 AND endpoint IN (\(SQLBackgroundDeliveryRepository.placeholders(7, count: chunk.count)))
+                    """,
+                    [
+                        .text(state.type.rawValue), .integer(state.scannedThrough), .integer(state.changed ? 1 : 0),
+                        .integer(state.owed ? 1 : 0), .instant(state.lastPlannedAt), .instant(state.notBefore),
+                    ] + chunk.map { .text($0) }, reusable: false)
+            }
         }
     }
 
