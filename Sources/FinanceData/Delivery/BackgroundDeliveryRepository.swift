@@ -60,6 +60,10 @@ public protocol BackgroundDeliveryRepository: Sendable {
     /// The endpoint answered `410 Gone`: it is disabled and its pending deliveries removed.
     func recordGone(_ deliveryID: UUID, reason: String, at time: Date) async throws
 
+    /// Whether a claimed delivery is still to be sent: revoking its client, disabling its types or
+    /// a `410` on its endpoint removes it from the outbox (checked just before sending).
+    func isPending(_ deliveryID: UUID) async throws -> Bool
+
     /// Not sent now for a reason that is not the endpoint's (financial data restricted): due
     /// again at `time`, no attempt counted.
     func postpone(_ deliveryID: UUID, until time: Date) async throws

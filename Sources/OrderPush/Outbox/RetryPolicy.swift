@@ -35,6 +35,14 @@ public struct RetryPolicy: Sendable, Hashable {
         return min(base, maximumBackoff.timeInterval) * Double.random(in: 0.8...1.0)
     }
 
+    /// When to try an item written at `writtenAt` again, now that it has failed `attempts` times;
+    /// nil when it is given up (its attempts spent, or its next try would be past
+    /// ``maximumAge``).
+    public func nextTry(afterAttempts attempts: Int, writtenAt: Date, now: Date) -> Date? {
+        let next = now.addingTimeInterval(delay(afterAttempts: attempts))
+        return givesUp(afterAttempts: attempts, age: next.timeIntervalSince(writtenAt)) ? nil : next
+    }
+
     /// Whether an item that has now failed `attempts` times, and would be `age` old at its next
     /// try, is given up.
     public func givesUp(afterAttempts attempts: Int, age: TimeInterval) -> Bool {

@@ -56,15 +56,17 @@ public struct PushWork: OutboxWork {
                 try await outbox.completePush(push.id)
                 logger.error("APNs refused the push for good: \(reason)", metadata: metadata)
                 onOutcome("dropped")
-            case .retry(let reason)
-            where retry.givesUp(afterAttempts: push.attempts + 1, age: clock().timeIntervalSince(push.enqueuedAt)):
-                try await outbox.completePush(push.id)
-                logger.error("push dropped after \(push.attempts + 1) attempts: \(reason)", metadata: metadata)
-                onOutcome("dropped")
             case .retry(let reason):
-                let delay = retry.delay(afterAttempts: push.attempts + 1)
-                try await outbox.retryPush(push.id, at: clock().addingTimeInterval(delay), reason: reason)
-                logger.warning("push failed, retrying in \(Int(delay)) s: \(reason)", metadata: metadata)
+                let now = clock()
+                guard let next = retry.nextTry(afterAttempts: push.attempts + 1, writtenAt: push.enqueuedAt, now: now) else {
+                    try await outbox.completePush(push.id)
+                    logger.error("push dropped after \(push.attempts + 1) attempts: \(reason)", metadata: metadata)
+                    onOutcome("dropped")
+                    return
+                }
+                try await outbox.retryPush(push.id, at: next, reason: reason)
+                logger.warning(
+                    "push failed, retrying in \(Int(next.timeIntervalSince(now))) s: \(reason)", metadata: metadata)
                 onOutcome("retry")
             }
         } catch {

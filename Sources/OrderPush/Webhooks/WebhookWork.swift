@@ -55,18 +55,13 @@ public struct WebhookWork: OutboxWork {
                 onOutcome("paused")
                 return
             }
-            // Revoked, or disabled by another delivery's 410, since it was claimed: the row went
-            // with the endpoint; nothing is sent.
-            guard let endpoint = try await deliveries.endpoint(delivery.endpointID), endpoint.disabled == nil else {
+            // Revoked, its types disabled, or its endpoint disabled by another delivery's 410 since
+            // it was claimed: the row went with them; nothing is sent.
+            guard try await deliveries.isPending(delivery.deliveryID) else {
                 onOutcome("withdrawn")
                 return
             }
-            let now = clock()
-            let outcome = await sender.send(delivery, at: now)
-            // The next try's delay, and whether it would fall past the retry policy's limit.
-            let delay = retry.delay(afterAttempts: delivery.attempts + 1)
-            let givesUp = retry.givesUp(
-                afterAttempts: delivery.attempts + 1, age: now.timeIntervalSince(delivery.occurredAt) + delay)
+            let outcome = await sender.send(delivery, at: clock())
             switch outcome {
             case .delivered(let status):
                 try await deliveries.recordDelivered(delivery.deliveryID, at: clock())
@@ -80,15 +75,21 @@ public struct WebhookWork: OutboxWork {
                 try await deliveries.recordFailed(delivery.deliveryID, reason: reason, at: clock())
                 logger.warning("background delivery refused: \(reason)", metadata: metadata)
                 onOutcome("failed")
-            case .retry(let reason) where givesUp:
-                let given = "given up after \(delivery.attempts + 1) attempts: \(reason)"
-                try await deliveries.recordFailed(delivery.deliveryID, reason: given, at: clock())
-                logger.error("background delivery \(given)", metadata: metadata)
-                onOutcome("failed")
             case .retry(let reason):
-                try await deliveries.recordRetry(
-                    delivery.deliveryID, next: clock().addingTimeInterval(delay), reason: reason, at: clock())
-                logger.warning("background delivery failed, retrying in \(Int(delay)) s: \(reason)", metadata: metadata)
+                let now = clock()
+                guard
+                    let next = retry.nextTry(afterAttempts: delivery.attempts + 1, writtenAt: delivery.occurredAt, now: now)
+                else {
+                    let given = "given up after \(delivery.attempts + 1) attempts: \(reason)"
+                    try await deliveries.recordFailed(delivery.deliveryID, reason: given, at: now)
+                    logger.error("background delivery \(given)", metadata: metadata)
+                    onOutcome("failed")
+                    return
+                }
+                try await deliveries.recordRetry(delivery.deliveryID, next: next, reason: reason, at: now)
+                logger.warning(
+                    "background delivery failed, retrying in \(Int(next.timeIntervalSince(now))) s: \(reason)",
+                    metadata: metadata)
                 onOutcome("retry")
             }
         } catch {

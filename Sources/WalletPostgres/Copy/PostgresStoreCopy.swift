@@ -85,17 +85,9 @@ extension PostgresBackend {
         let perStatement = max(1, min(rows.count, 60_000 / width))
         for start in stride(from: 0, to: rows.count, by: perStatement) {
             let page = rows[start..<min(start + perStatement, rows.count)]
-            var arguments: [SQLValue] = []
-            arguments.reserveCapacity(page.count * width)
-            var tuples: [String] = []
-            for row in page {
-                let first = arguments.count
-                arguments += row
-                tuples.append("(" + (1...width).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
-            }
             try await connection.run(
-                "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))",
-                arguments, logger: logger)
+                "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES "
+                    + SQLPlaceholders.rows(page.count, width: width), page.flatMap { $0 }, logger: logger)
         }
     }
 }

@@ -67,7 +67,7 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
     private static let insertSQL = """
         WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
         INSERT INTO orders (\(OrderColumns.version), changeSequence)
-        SELECT \(OrderColumns.placeholders(1...14)), value FROM next
+        SELECT \(SQLPlaceholders.list(1...14)), value FROM next
         ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
         """
 
@@ -85,7 +85,7 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
             FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2),
         next AS (
             UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
-        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(OrderColumns.placeholders(1...14)), next.value)
+        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...14)), next.value)
         FROM old, next WHERE orders.id = old.id
         RETURNING 1
         """

@@ -299,7 +299,7 @@ package final class SQLAccessRepository: AccessRepository {
         let all = Array(clients)
         for first in stride(from: 0, to: all.count, by: 500) {
             let chunk = all[first..<min(first + 500, all.count)]
-            let list = (1...chunk.count).map { "$\($0)" }.joined(separator: ", ")
+            let list = SQLPlaceholders.list(from: 1, count: chunk.count)
             let parts = try await connection.fetch(
                 """
                 SELECT client, 0, status, CAST(NULL AS BIGINT) FROM clients WHERE client IN (\(list))

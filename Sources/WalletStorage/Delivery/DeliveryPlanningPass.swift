@@ -125,12 +125,9 @@ struct PlanningPass {
         // 100 rows a statement (500 values: under both engines' limits).
         for first in stride(from: 0, to: rows.count, by: 100) {
             let chunk = rows[first..<min(first + 100, rows.count)]
-            let values = (0..<chunk.count).map { row in
-                "(" + (1...5).map { "$\(row * 5 + $0)" }.joined(separator: ", ") + ")"
-            }
             try await connection.execute(
                 "INSERT INTO deliveryOutbox (deliveryID, endpoint, types, occurredAt, nextAttemptAt) VALUES "
-                    + values.joined(separator: ", "), chunk.flatMap { $0 }, reusable: chunk.count == 100)
+                    + SQLPlaceholders.rows(chunk.count, width: 5), chunk.flatMap { $0 }, reusable: chunk.count == 100)
         }
     }
 
@@ -160,7 +157,7 @@ struct PlanningPass {
                 try await connection.execute(
                     """
                     UPDATE deliveryTypes SET scannedThrough = $2, changed = $3, owed = $4, lastPlannedAt = $5, notBefore = $6
-                    WHERE type = $1 AND endpoint IN (\(SQLBackgroundDeliveryRepository.placeholders(7, count: chunk.count)))
+                    WHERE type = $1 AND endpoint IN (\(SQLPlaceholders.list(from: 7, count: chunk.count)))
                     """,
                     [
                         .text(state.type.rawValue), .integer(state.scannedThrough), .integer(state.changed ? 1 : 0),

@@ -229,13 +229,13 @@ package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepositor
                 }
                 guard !due.isEmpty else { return [] }
                 try await connection.execute(
-                    "UPDATE deliveryOutbox SET nextAttemptAt = $1 WHERE deliveryID IN (\(Self.placeholders(2, count: due.count)))",
+                    "UPDATE deliveryOutbox SET nextAttemptAt = $1 WHERE deliveryID IN (\(SQLPlaceholders.list(from: 2, count: due.count)))",
                     [.instant(leaseEnd)] + due.map { .text($0.id) }, reusable: false)
                 let endpoints = Set(due.map(\.endpoint)).sorted()
                 let targets = try await connection.fetch(
                     """
                     SELECT id, client, url, secret FROM deliveryEndpoints
-                    WHERE disabledAt IS NULL AND id IN (\(Self.placeholders(1, count: endpoints.count)))
+                    WHERE disabledAt IS NULL AND id IN (\(SQLPlaceholders.list(from: 1, count: endpoints.count)))
                     """, endpoints.map { .text($0) }, reusable: false
                 ) { row in
                     (id: try row.text(0), client: try row.text(1), url: try Self.url(row.text(2)), secret: try row.text(3))
@@ -294,6 +294,15 @@ package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepositor
         }
     }
 
+    package func isPending(_ deliveryID: UUID) async throws -> Bool {
+        try await reporting {
+            try await executor.read { connection in
+                try await connection.returnsRow(
+                    "SELECT 1 FROM deliveryOutbox WHERE deliveryID = $1", [.text(deliveryID.uuidString)])
+            }
+        }
+    }
+
     package func postpone(_ deliveryID: UUID, until time: Date) async throws {
         try await reporting {
             try await executor.write { connection in
@@ -347,11 +356,6 @@ package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepositor
     }
 
     // MARK: - Helpers
-
-    /// `$first, …` for `count` values.
-    static func placeholders(_ first: Int, count: Int) -> String {
-        (first..<first + count).map { "$\($0)" }.joined(separator: ", ")
-    }
 
     /// Types as stored: raw values joined by commas.
     static func types(_ text: String, column: Int) throws -> [BackgroundDataType] {

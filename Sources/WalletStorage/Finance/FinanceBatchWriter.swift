@@ -165,7 +165,7 @@ struct FinanceBatchWriter {
 
     private static let insertTransaction = """
         INSERT INTO transactions (\(FinanceRows.transactionColumns)) \
-        VALUES (\((1...18).map { "$\($0)" }.joined(separator: ", ")))
+        VALUES (\(SQLPlaceholders.list(1...18)))
         """
 
     // MARK: Helpers

@@ -10,11 +10,6 @@ package enum OrderColumns {
         merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt, authenticationToken
         """
 
-    /// `$1, $2, …` for the positions given.
-    package static func placeholders(_ positions: ClosedRange<Int>) -> String {
-        positions.map { "$\($0)" }.joined(separator: ", ")
-    }
-
     /// The values of ``version`` for a candidate saved at `addedAt`.
     package static func arguments(_ candidate: OrderCandidate, addedAt: Int64) -> [SQLValue] {
         [

@@ -27,7 +27,7 @@ package final class SQLPushOutbox: PushOutbox {
                         enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)))
                 }
                 guard !due.isEmpty else { return due }
-                let ids = OrderColumns.placeholders(2...due.count + 1)
+                let ids = SQLPlaceholders.list(2...due.count + 1)
                 try await connection.execute(
                     "UPDATE pushOutbox SET nextAttemptAt = $1 WHERE id IN (\(ids))",
                     [.instant(leaseEnd)] + due.map { .integer($0.id) }, reusable: false)
