@@ -54,9 +54,10 @@ public struct OrdersServer: Sendable {
         public var push: APNsConfiguration?
         /// The routes' configuration: base path, limits, metrics, logger.
         public var service: OrdersService.Configuration
-        /// Where background deliveries may go (the wallet's ``WalletOrders/BackgroundDeliveryPolicy``
-        /// should use the same ``OrderPush/WebhookTargets``), and how they are sent.
-        public var webhookTargets: WebhookTargets
+        /// How background deliveries are sent. Where they may go is the wallet's
+        /// ``WalletOrders/BackgroundDeliveryPolicy/targets``, checked again before each send: the
+        /// policy that allowed a URL is the one the sender asks (an ``OrderPush/WebhookTargets``;
+        /// any other policy is sent under a default `WebhookTargets`, public addresses only).
         public var webhooks: HTTPWebhookSender.Configuration
         /// How long a claimed push or delivery is kept from other drainers: a sender that dies
         /// holding one delays it by this much. Keep it above the slowest send (10 s for a
@@ -67,7 +68,6 @@ public struct OrdersServer: Sendable {
             host: String = "127.0.0.1", port: Int = 8080, tls: TLSCredentials? = nil, idleTimeout: Duration = .seconds(60),
             shutdownTimeout: Duration = .seconds(10), cancellationTimeout: Duration = .seconds(3),
             push: APNsConfiguration? = nil, service: OrdersService.Configuration = OrdersService.Configuration(),
-            webhookTargets: WebhookTargets = WebhookTargets(),
             webhooks: HTTPWebhookSender.Configuration = HTTPWebhookSender.Configuration(), outboxLease: Duration = .seconds(60)
         ) {
             self.host = host
@@ -78,7 +78,6 @@ public struct OrdersServer: Sendable {
             self.cancellationTimeout = cancellationTimeout
             self.push = push
             self.service = service
-            self.webhookTargets = webhookTargets
             self.webhooks = webhooks
             self.outboxLease = outboxLease
         }
@@ -167,7 +166,8 @@ public struct OrdersServer: Sendable {
         let logger = configuration.service.logger
         let sender: HTTPWebhookSender
         do {
-            sender = try HTTPWebhookSender(targets: configuration.webhookTargets, configuration: configuration.webhooks)
+            let targets = wallet.configuration.backgroundDelivery.targets as? WebhookTargets ?? WebhookTargets()
+            sender = try HTTPWebhookSender(targets: targets, configuration: configuration.webhooks)
         } catch {
             throw OrdersServerError("cannot use the webhook trust roots: \(error)")
         }

@@ -64,12 +64,7 @@ public struct ServiceMetrics: Sendable {
     /// Counts one push attempt's outcome: `delivered`, `retry`, `unregistered` (APNs said the
     /// token is gone), `dropped` (refused for good), or `recorded` (logged: no APNs credentials).
     public func recordPush(outcome: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "push", metricName: "attempts", unitName: "total",
-                helpText: "APNs push attempts, by outcome."),
-            labels: [("outcome", outcome)]
-        ).increment()
+        countAttempt(of: "push", help: "APNs push attempts, by outcome.", outcome: outcome)
     }
 
     func setOutboxDepth(_ depth: Int) {
@@ -80,10 +75,14 @@ public struct ServiceMetrics: Sendable {
     /// good, or given up), `gone` (410: the endpoint disabled), `paused` (financial data
     /// restricted), `withdrawn` (the client revoked since the claim).
     public func recordDelivery(outcome: String) {
+        countAttempt(of: "delivery", help: "Background delivery attempts, by outcome.", outcome: outcome)
+    }
+
+    /// `orders_<subsystem>_attempts_total{outcome=…}` (the registry keeps one counter per label).
+    private func countAttempt(of subsystem: String, help: String, outcome: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "delivery", metricName: "attempts", unitName: "total",
-                helpText: "Background delivery attempts, by outcome."),
+                namespace: "orders", subsystem: subsystem, metricName: "attempts", unitName: "total", helpText: help),
             labels: [("outcome", outcome)]
         ).increment()
     }

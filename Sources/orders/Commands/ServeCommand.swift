@@ -142,9 +142,6 @@ struct ServeCommand: AsyncParsableCommand {
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
     }
 
-    /// Where deliveries may go: one check for registering and for sending.
-    var webhookTargets: WebhookTargets { WebhookTargets(allowsPrivateAddresses: allowPrivateWebhooks) }
-
     func run() async throws {
         FileDescriptorLimit.raiseToMaximum()
         // A log reader that went away must not kill the service: a write to its pipe fails instead.
@@ -160,7 +157,7 @@ struct ServeCommand: AsyncParsableCommand {
             service: OrdersService.Configuration(
                 basePath: basePath, limits: limits, logger: logger, trustedProxies: Set(trustedProxies),
                 servesTLS: tlsCertificate != nil),
-            webhookTargets: webhookTargets, outboxLease: .seconds(outboxLease))
+            outboxLease: .seconds(outboxLease))
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(
                 certificateChainPEM: try FileInput.contents(of: tlsCertificate, what: "TLS certificate"),
@@ -182,7 +179,8 @@ struct ServeCommand: AsyncParsableCommand {
                 sessions: SessionPolicy(
                     idleTimeout: TimeInterval(sessionIdleMinutes * 60), absoluteLifetime: TimeInterval(sessionHours * 3_600))),
             backgroundDelivery: BackgroundDeliveryPolicy(
-                targets: webhookTargets, maximumEndpointsPerClient: maximumDeliveryEndpoints),
+                targets: WebhookTargets(allowsPrivateAddresses: allowPrivateWebhooks),
+                maximumEndpointsPerClient: maximumDeliveryEndpoints),
             poolRunByOwner: true)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shownHost = host.contains(":") ? "[\(host)]" : host
