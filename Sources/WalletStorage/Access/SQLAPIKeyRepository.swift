@@ -41,13 +41,21 @@ package final class SQLAPIKeyRepository: APIKeyRepository {
     package func secretDigest(identifier: String) async throws(StorageError) -> String? {
         // An identifier with U+0000 cannot be bound: it matches nothing, after the same statement.
         let bound = StorableText.isExact(identifier) ? identifier : ""
-        return try await reportingStorageErrors {
+        // An unknown identifier reads a digest of the same length as a stored one (no hex digest
+        // is all `g`), so that both paths decode and compare the same bytes: a refusal takes as
+        // long whether the key exists or not.
+        let digest = try await reportingStorageErrors {
             try await executor.read { connection in
                 try await connection.text(
-                    "SELECT k.secretDigest FROM (SELECT 1) AS one LEFT JOIN apiKeys k ON k.identifier = $1", [.text(bound)])
+                    "SELECT coalesce(k.secretDigest, $2) FROM (SELECT 1) AS one LEFT JOIN apiKeys k ON k.identifier = $1",
+                    [.text(bound), .text(Self.absentDigest)])
             }
         }
+        guard let digest, !ConstantTime.equals(Array(digest.utf8), Array(Self.absentDigest.utf8)) else { return nil }
+        return digest
     }
+
+    private static let absentDigest = String(repeating: "g", count: 64)
 
     package func keys() async throws(StorageError) -> [APIKey] {
         try await reportingStorageErrors {
