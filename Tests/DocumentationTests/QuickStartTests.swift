@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// The README's quick start is two commands, and CI runs the second — the test command — as it
+/// is written there (`.ci/run`'s one command line).
+@Suite("Documentation: the quick start's test command is what CI runs")
+struct QuickStartTests {
+    /// The command lines (neither comments nor blank) of the first ```` ```sh ```` block after
+    /// README.md's "## Quick start".
+    static func quickStartCommands() throws -> [String] {
+        let readme = try DocumentationSnippetsTests.read("README.md")
+        guard let section = readme.range(of: "\n## Quick start\n") else { return [] }
+        var commands: [String] = []
+        var inBlock = false
+        for line in readme[section.upperBound...].components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !inBlock {
+                if trimmed == "```sh" { inBlock = true }
+                continue
+            }
+            if trimmed == "```" { break }
+            if !trimmed.isEmpty, !trimmed.hasPrefix("#") { commands.append(trimmed) }
+        }
+        return commands
+    }
+
+    @Test("two commands, each setting up first; .ci/run's command line is the second, verbatim")
+    func ciRunsTheTestCommand() throws {
+        let commands = try Self.quickStartCommands()
+        #expect(commands.count == 2)
+        #expect(commands.allSatisfy { $0.hasPrefix("./Scripts/setup.sh && ") })
+        let script = try DocumentationSnippetsTests.read(".ci/run")
+        let lines = script.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        // Besides the command: strict mode, the working directory, and the variables that make a
+        // skipped PostgreSQL or browser test a failure.
+        #expect(
+            lines.dropLast() == [
+                "set -euo pipefail", "cd \"$(dirname \"$0\")/..\"", "export ORDERS_REQUIRE_POSTGRES=1 ORDERS_REQUIRE_BROWSER=1",
+            ])
+        #expect(lines.last == commands.last)
+    }
+}
