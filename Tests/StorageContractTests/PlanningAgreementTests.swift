@@ -29,6 +29,26 @@ struct PlanningAgreementTests {
                 LoggedChange(sequence: Int64(log.count + 1), stream: stream, entityID: id, kind: kind, client: client))
         }
 
+        /// A record written to `to`: an insert, an update in place, or — moved from another
+        /// account — a delete from that account's stream and an insert into `to`'s, as the
+        /// writer logs it.
+        mutating func appendWrite(
+            _ stream: (UUID) -> HistoryStream, _ id: UUID, from: UUID?, to account: UUID
+        ) {
+            switch from {
+            case nil: append(stream(account), id, .insert)
+            case account: append(stream(account), id, .update)
+            case let from?:
+                append(stream(from), id, .delete)
+                append(stream(account), id, .insert)
+            }
+        }
+
+        /// One of the records, chosen by `random` (in identifier order, so a seed replays).
+        static func pick<Record>(_ records: [UUID: Record], using random: inout SplitMix64) -> Record? {
+            records.sorted { $0.key.uuidString < $1.key.uuidString }.randomElement(using: &random)?.value
+        }
+
         /// The dates grants apply to, for every record still stored.
         var dates: [UUID: [Date]] {
             var dates = transactions.mapValues { [$0.transactionDate] }
@@ -120,8 +140,7 @@ struct PlanningAgreementTests {
             model.append(.transactions(accountID: account), transaction.id, .insert)
         case 2:  // a transaction changed, perhaps moved to another account
             guard
-                var transaction = model.transactions.values.sorted(by: { $0.id.uuidString < $1.id.uuidString }).randomElement(
-                    using: &random)
+                var transaction = Model.pick(model.transactions, using: &random)
             else { return }
             let from = transaction.accountID
             transaction.transactionDate = date()
@@ -129,16 +148,10 @@ struct PlanningAgreementTests {
             transaction.accountID = account
             try await apply(FinanceBatch(transactions: [transaction]))
             model.transactions[transaction.id] = transaction
-            if from == account {
-                model.append(.transactions(accountID: account), transaction.id, .update)
-            } else {
-                model.append(.transactions(accountID: from), transaction.id, .delete)
-                model.append(.transactions(accountID: account), transaction.id, .insert)
-            }
+            model.appendWrite(HistoryStream.transactions(accountID:), transaction.id, from: from, to: account)
         case 3:  // a transaction deleted
             guard
-                let transaction = model.transactions.values.sorted(by: { $0.id.uuidString < $1.id.uuidString }).randomElement(
-                    using: &random)
+                let transaction = Model.pick(model.transactions, using: &random)
             else { return }
             try await apply(FinanceBatch(deletedTransactions: [transaction.id]))
             model.transactions[transaction.id] = nil
@@ -151,7 +164,7 @@ struct PlanningAgreementTests {
             model.append(.transactions(accountID: account), transaction.id, .insert)
             model.append(.transactions(accountID: account), transaction.id, .delete)
         case 5:  // a balance inserted or changed: available, booked or both, on either side of the grants
-            let existing = model.balances.values.sorted(by: { $0.id.uuidString < $1.id.uuidString }).randomElement(using: &random)
+            let existing = Model.pick(model.balances, using: &random)
             let id = Bool.random(using: &random) ? existing?.id ?? UUID() : UUID()
             func balance() -> Balance {
                 Balance(
@@ -167,21 +180,11 @@ struct PlanningAgreementTests {
             let new = AccountBalance(id: id, accountID: account, currentBalance: current)
             guard new != model.balances[id] else { return }
             try await apply(FinanceBatch(balances: [new]))
-            if let previous = model.balances[id] {
-                if previous.accountID == account {
-                    model.append(.balances(accountID: account), id, .update)
-                } else {
-                    model.append(.balances(accountID: previous.accountID), id, .delete)
-                    model.append(.balances(accountID: account), id, .insert)
-                }
-            } else {
-                model.append(.balances(accountID: account), id, .insert)
-            }
+            model.appendWrite(HistoryStream.balances(accountID:), id, from: model.balances[id]?.accountID, to: account)
             model.balances[id] = new
         case 6:  // a balance deleted
             guard
-                let balance = model.balances.values.sorted(by: { $0.id.uuidString < $1.id.uuidString }).randomElement(
-                    using: &random)
+                let balance = Model.pick(model.balances, using: &random)
             else { return }
             try await apply(FinanceBatch(deletedBalances: [balance.id]))
             model.balances[balance.id] = nil
