@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OrdersWebProtocol", targets: ["OrdersWebProtocol"]),
         .library(name: "OrdersService", targets: ["OrdersService"]),
         .library(name: "OrderPush", targets: ["OrderPush"]),
+        .library(name: "OrderRendering", targets: ["OrderRendering"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
     dependencies: [
@@ -80,6 +81,13 @@ let package = Package(
         .target(
             name: "OrderPackage",
             dependencies: ["WalletPrimitives", "CZip", "CZlib", "COpenSSL", "COpenSSLShims"]
+        ),
+
+        // An order → HTML as Wallet shows it, with SVG barcodes: for `orders preview`, the
+        // customer's order page and the console. No Hummingbird; Mustache for the templates.
+        .target(
+            name: "OrderRendering",
+            dependencies: ["OrderPackage", "WalletPrimitives", .product(name: "Mustache", package: "swift-mustache")]
         ),
 
         // What orders and financial data share: data types and availability, restriction,
@@ -175,6 +183,7 @@ let package = Package(
                 "WalletWire",
                 "OrdersService",
                 "OrderPush",
+                "OrderRendering",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -250,6 +259,8 @@ let package = Package(
             name: "WalletWireTests",
             dependencies: ["WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives"]),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
+        .testTarget(
+            name: "OrderRenderingTests", dependencies: ["OrderRendering", "OrderPackage", "WalletPrimitives", "TestArchiveTable"]),
         .testTarget(name: "OrderStorageTests", dependencies: ["OrderStorage", "StorageContract", "TestArchiveTable"]),
         .testTarget(name: "FinanceDataTests", dependencies: ["FinanceData", "WalletCore", "TestArchiveTable"]),
         .testTarget(

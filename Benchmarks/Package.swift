@@ -66,6 +66,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "OrderPages",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OrderPackage", package: mainIdentity),
+                .product(name: "OrderRendering", package: mainIdentity),
+            ],
+            path: "Benchmarks/OrderPages",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "BareHandler",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -13,6 +13,8 @@
 #                                receiver against the same signed POSTs without the outbox, and an
 #                                import of 1,000 transactions with 100 clients' endpoints against
 #                                none, alone and with the planning pass it leads to
+#   Benchmarks/run.sh pages      rendering an order page (OrderRenderer) alone and from the stored
+#                                archive's bytes, against verifying the same archive
 #   Benchmarks/run.sh scaleout [S]
 #                                PostgreSQL against SQLite in the same run: `orders add` saves/s
 #                                with 1, 2 and 4 processes (20 orders × 25 versions, interleaved),
@@ -258,6 +260,28 @@ PY
 
 # Background delivery (issue 26): what the durable outbox costs per delivery, and what 100
 # registered clients add to an import.
+pages_section() {
+  echo "== order pages: rendering against verifying" >&2
+  run_benchmarks OrderPages ".*"
+  p50 "$work/OrderPages.json" > "$work/pages.tsv"
+  echo
+  python3 - "$work/pages.tsv" <<'PY'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, rate, micros, mallocs = line.rstrip("\n").split("\t")
+    rows[name] = (float(rate), float(micros), int(mallocs))
+verify = rows.get("verify the same archive (all checks)")
+print(f"{'TestArchives/valid/full.order (p50)':<52} {'per s':>8} {'µs each':>9} {'allocs':>8} {'vs verify':>10}")
+for name in ["render the full order", "render the full order from stored bytes", "verify the same archive (all checks)"]:
+    if name in rows:
+        rate, micros, mallocs = rows[name]
+        ratio = f"{micros / verify[1]:.2f}×" if verify else "-"
+        print(f"{name:<52} {rate:>8,.0f} {micros:>9,.0f} {mallocs:>8,} {ratio:>10}")
+PY
+  echo
+}
+
 delivery_section() {
   echo "== background delivery: drainer and planning pass" >&2
   run_benchmarks BackgroundDelivery ".*"
@@ -598,6 +622,7 @@ case "$section" in
   scaleout) scaleout_section "${2:-10}" ;;
   logflood) logflood_section "${2:-10}" ;;
   delivery) delivery_section ;;
+  pages) pages_section ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
   *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
 esac

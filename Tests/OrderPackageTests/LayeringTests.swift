@@ -79,6 +79,14 @@ struct LayeringTests {
         #expect(nio == [])
     }
 
+    @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
+    func rendering() throws {
+        let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]
+        let files = try Self.imports().filter { $0.path.hasPrefix("Sources/OrderRendering/") }
+        #expect(files.count > 5)
+        #expect(files.filter { !$0.modules.isSubset(of: allowed) }.map(\.path) == [])
+    }
+
     @Test("the CLI maps flags: no server, network or database library in Sources/orders/")
     func commandLine() throws {
         let forbidden = ["GRDB", "PostgresNIO", "ServiceLifecycle", "AsyncHTTPClient", "HTTPTypes"]

@@ -1,0 +1,87 @@
+/// What the order template shows, every text already localized and formatted: built by
+/// ``OrderViewBuilder`` from an order, read by Mustache (whose `{{…}}` escapes every value; `empty(list)` tests a list).
+struct OrderView {
+    struct Link {
+        var href: String
+        var text: String
+    }
+
+    /// One labelled value in a card's details.
+    struct Field {
+        var label: String
+        var value: String
+        var link: Link?
+    }
+
+    struct Merchant {
+        var name: String
+        var logo: String?
+        var link: Link?
+        var contact: [Field]
+    }
+
+    struct Provider {
+        var name: String
+        var link: Link?
+        var logoLight: String?
+        var logoDark: String?
+    }
+
+    struct Barcode {
+        /// The symbol as inline SVG from this module's encoders; nil for formats without one.
+        var svg: String?
+        var message: String
+        var caption: String
+    }
+
+    struct LineItem {
+        var title: String
+        var subtitle: String?
+        var image: String?
+        var quantity: String
+        var price: String?
+    }
+
+    struct Fulfillment {
+        var id: String
+        var kind: String
+        var heading: String
+        var status: String
+        var statusLabel: String
+        var statusDescription: String?
+        var details: [Field]
+        var address: [String]
+        var links: [Link]
+        var barcode: Barcode?
+        var lineItems: [LineItem]
+    }
+
+    struct Payment {
+        var summary: [Field]
+        var total: String
+        var statusLabel: String?
+        var methods: String?
+        var transactions: [Field]
+    }
+
+    struct Returns {
+        var details: [Field]
+        var links: [Link]
+        var returns: [Fulfillment]
+    }
+
+    var title: String
+    var merchant: Merchant
+    var orderNumber: String
+    var status: String
+    var statusLabel: String
+    var statusDescription: String?
+    var details: [Field]
+    var provider: Provider?
+    var barcode: Barcode?
+    var fulfillments: [Fulfillment]
+    var lineItems: [LineItem]
+    var payment: Payment?
+    var returns: Returns?
+    var manage: Link?
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import OrderPackage
+import OrderRendering
+
+/// `orders preview`: the order as a customer will see it, before the archive is shipped.
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Render an order package as a self-contained HTML page.",
+        discussion: """
+            Verifies the archive first: an invalid one gets the verification report on stderr and \
+            no page. The page holds everything (images as data: URIs, the style inline, no script, \
+            no network) and follows the reader's light or dark setting.
+            With --png it also saves a screenshot through headless Chromium (chromium on PATH or \
+            ORDERS_CHROMIUM), in the light scheme unless --dark.
+            Exit status: 0 written, 1 invalid archive, 2 usage or I/O error (Chromium missing or \
+            failing included).
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the page here (- for stdout, the default).", valueName: "file"))
+    var output = "-"
+
+    @OptionGroup var language: LocaleOptions
+
+    @Option(help: ArgumentHelp("Also save a screenshot of the page as PNG.", valueName: "file"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("The screenshot's width and height in CSS pixels.", valueName: "WxH"))
+    var pngSize = "430x2400"
+
+    @Flag(help: "Take the screenshot in the dark color scheme.")
+    var dark = false
+
+    @OptionGroup var trust: TrustOptions
+
+    @Argument(help: ArgumentHelp("The order package to render.", valueName: "file"))
+    var file: String
+
+    func validate() throws {
+        guard let size = ScreenshotSize(pngSize) else { throw ValidationError("--png-size takes WIDTHxHEIGHT, e.g. 430x2400.") }
+        _ = size
+    }
+
+    func run() async throws {
+        let verifier = OrderVerifier(trustStore: try trust.trustStore())
+        let bytes: Data
+        switch try FileInput.read(file, limit: verifier.limits.maximumArchiveSize) {
+        case .complete(let data): bytes = data
+        case .tooLarge(let size):
+            let report = VerificationReport(oversizedArchiveOf: size, limit: verifier.limits.maximumArchiveSize)
+            Output.error(ReportFormatter.human(file: file, report: report))
+            throw ExitCode(ExitStatus.invalid)
+        }
+        let report = verifier.verify(bytes)
+        guard report.isValid, let order = report.order else {
+            Output.error(ReportFormatter.human(file: file, report: report))
+            throw ExitCode(ExitStatus.invalid)
+        }
+        let archive = try ZipArchive(reading: bytes, limits: verifier.limits)
+        let page = OrderRenderer(languages: language.preferred).render(order, archive: archive)
+        let document = Data(page.document().utf8)
+        try FileOutput.write(document, to: output)
+        if let png, let size = ScreenshotSize(pngSize) {
+            try HeadlessChromium.screenshot(of: document, to: png, size: size, dark: dark)
+        }
+    }
+}
+
+/// `430x2400`.
+struct ScreenshotSize {
+    var width: Int
+    var height: Int
+
+    init?(_ text: String) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (100...8_000).contains(width),
+            (100...16_000).contains(height)
+        else { return nil }
+        self.width = width
+        self.height = height
+    }
+}
