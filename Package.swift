@@ -199,7 +199,7 @@ let package = Package(
             name: "OrdersService",
             dependencies: [
                 "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore",
-                "WalletPrimitives", "OrderPush", "WalletConsent", "FinanceData",
+                "WalletPrimitives", "OrderPush", "WalletConsent", "FinanceData", "OrderRendering",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

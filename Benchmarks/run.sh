@@ -13,8 +13,10 @@
 #                                receiver against the same signed POSTs without the outbox, and an
 #                                import of 1,000 transactions with 100 clients' endpoints against
 #                                none, alone and with the planning pass it leads to
-#   Benchmarks/run.sh pages      rendering an order page (OrderRenderer) alone and from the stored
-#                                archive's bytes, against verifying the same archive
+#   Benchmarks/run.sh pages [S]  rendering an order page (OrderRenderer) alone and from the stored
+#                                archive's bytes, against verifying the same archive; then the
+#                                customer page through `orders serve` against a GET of the same
+#                                order's archive (wrk, S seconds per run, default 10)
 #   Benchmarks/run.sh scaleout [S]
 #                                PostgreSQL against SQLite in the same run: `orders add` saves/s
 #                                with 1, 2 and 4 processes (20 orders × 25 versions, interleaved),
@@ -261,6 +263,7 @@ PY
 # Background delivery (issue 26): what the durable outbox costs per delivery, and what 100
 # registered clients add to an import.
 pages_section() {
+  local seconds=${1:-10}
   echo "== order pages: rendering against verifying" >&2
   run_benchmarks OrderPages ".*"
   p50 "$work/OrderPages.json" > "$work/pages.tsv"
@@ -278,6 +281,39 @@ for name in ["render the full order", "render the full order from stored bytes",
         rate, micros, mallocs = rows[name]
         ratio = f"{micros / verify[1]:.2f}×" if verify else "-"
         print(f"{name:<52} {rate:>8,.0f} {micros:>9,.0f} {mallocs:>8,} {ratio:>10}")
+PY
+  echo
+  # The customer page over HTTP against a GET of the same order's archive (its Add to Apple
+  # Wallet download: the same link check, then the bytes), wrk on loopback, alternating.
+  command -v wrk >/dev/null || { echo "pages: wrk is missing (Debian package wrk)" >&2; exit 2; }
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  local orders store link served
+  orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
+  store="$work/pages.sqlite"
+  "$orders" add --store "$store" --trust-root ../TestArchives/pki/root.pem ../TestArchives/valid/full.order >/dev/null
+  link=$("$orders" link --store "$store" --type order.com.example.shop --id ORDER-FULL-1)
+  ORDERS_LOG_LEVEL=error "$orders" serve --store "$store" --port 0 > "$work/pages-serve.out" 2>"$work/pages-serve.err" &
+  serve_pid=$!  # global: the EXIT trap runs after this function returns
+  trap 'kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+  until grep -q listening "$work/pages-serve.out" 2>/dev/null; do sleep 0.05; done
+  served=$(sed 's/.*://' "$work/pages-serve.out")
+  rate() {
+    wrk -t1 -c32 -d"${seconds}s" "http://127.0.0.1:$served$1" | awk '/Requests\/sec/ { printf "%.0f", $2 }'
+  }
+  rate "$link" >/dev/null; rate "${link/\?//archive?}" >/dev/null   # warm-up (fills both caches)
+  local page_rates=() archive_rates=() round
+  for round in 1 2 3; do
+    page_rates+=("$(rate "$link")")
+    archive_rates+=("$(rate "${link/\?//archive?}")")
+  done
+  python3 - "${page_rates[*]}" "${archive_rates[*]}" "$seconds" <<'PY'
+import statistics, sys
+page = statistics.median(int(v) for v in sys.argv[1].split())
+archive = statistics.median(int(v) for v in sys.argv[2].split())
+print(f"wrk, 1 thread, 32 connections, {sys.argv[3]} s per run, 3 rounds alternating, medians (req/s):")
+print(f"{'the customer page (GET /orders/{type}/{id}?…)':<52} {page:>8,.0f}")
+print(f"{'its archive (GET …/archive?…, Add to Apple Wallet)':<52} {archive:>8,.0f}")
+print(f"a page costs {archive / page:.2f}× a GET of the archive")
 PY
   echo
 }
@@ -622,7 +658,7 @@ case "$section" in
   scaleout) scaleout_section "${2:-10}" ;;
   logflood) logflood_section "${2:-10}" ;;
   delivery) delivery_section ;;
-  pages) pages_section ;;
+  pages) pages_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
   *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
 esac

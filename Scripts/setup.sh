@@ -7,9 +7,10 @@
 #   postgresql: initdb and pg_ctl for the throwaway cluster of Scripts/with-postgres.sh (the tests never
 #     use the cluster Debian's package may create and start for itself)
 #   chromium, chromium-driver: the browser suite (Scripts/browser-tests.sh) drives headless Chromium
+#   wrk: the HTTP benchmarks (Benchmarks/run.sh serve, scaleout, logflood, pages)
 set -euo pipefail
 packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
-  chromium chromium-driver)
+  chromium chromium-driver wrk)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -75,10 +75,16 @@ public struct OrdersService: Sendable {
                 trustedProxies: configuration.trustedProxies, servesTLS: configuration.servesTLS))
         let base = Self.normalized(basePath: configuration.basePath)
         let deviceGroup = router.group(RouterPath(base.isEmpty ? "/" : base))
+        let archives = ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)
         DeviceRoutes(
             webService: wallet.webService, limits: configuration.limits, rateLimits: rateLimits,
-            metrics: configuration.metrics, archives: ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)
+            metrics: configuration.metrics, archives: archives
         ).add(to: deviceGroup, prefix: base, table: table)
+        // The customer's order page and its Add to Apple Wallet download (signed links).
+        CustomerOrderPages(
+            webService: wallet.webService, archives: archives,
+            rendered: RenderedOrderCache(byteLimit: configuration.limits.archiveCacheSize)
+        ).add(to: router, table: table)
         MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
         // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.

@@ -150,35 +150,45 @@ struct QRSymbolBuilder {
 
     static func penalty(of modules: [[Bool]]) -> Int {
         let size = modules.count
+        let grid = modules.flatMap { $0 }
         var score = 0
-        let lines = modules + (0..<size).map { x in modules.map { $0[x] } }
-        for line in lines {
-            var run = 1
-            for index in 1...size {
-                if index < size && line[index] == line[index - 1] {
-                    run += 1
-                } else {
-                    if run >= 5 { score += 3 + run - 5 }
-                    run = 1
+        for across in [true, false] {
+            for line in 0..<size {
+                var run = 0
+                var previous = false
+                // The last 11 modules as bits, four light modules outside the symbol on each side.
+                var window = 0
+                for index in 0..<(size + 8) {
+                    let position = index - 4
+                    let inside = position >= 0 && position < size
+                    let dark = inside && grid[across ? line * size + position : position * size + line]
+                    if inside {
+                        if position > 0 && dark == previous {
+                            run += 1
+                        } else {
+                            if run >= 5 { score += run - 2 }
+                            run = 1
+                        }
+                        previous = dark
+                    }
+                    window = (window << 1 | (dark ? 1 : 0)) & 0x7FF
+                    if index >= 10 && (window == 0b101_1101_0000 || window == 0b000_0101_1101) { score += 40 }
                 }
-            }
-            // The last 11 modules as bits, four light modules outside the symbol on each side.
-            var window = 0
-            for index in 0..<(size + 8) {
-                let dark = index >= 4 && index < size + 4 && line[index - 4]
-                window = (window << 1 | (dark ? 1 : 0)) & 0x7FF
-                if index >= 10 && (window == 0b101_1101_0000 || window == 0b000_0101_1101) { score += 40 }
+                if run >= 5 { score += run - 2 }
             }
         }
         for y in 0..<size - 1 {
             for x in 0..<size - 1 {
-                let color = modules[y][x]
-                if modules[y][x + 1] == color && modules[y + 1][x] == color && modules[y + 1][x + 1] == color { score += 3 }
+                let color = grid[y * size + x]
+                if grid[y * size + x + 1] == color && grid[(y + 1) * size + x] == color && grid[(y + 1) * size + x + 1] == color {
+                    score += 3
+                }
             }
         }
-        let dark = modules.reduce(0) { $0 + $1.filter { $0 }.count }
+        let dark = grid.reduce(0) { $0 + ($1 ? 1 : 0) }
         let total = size * size
         score += ((abs(dark * 20 - total * 10) + total - 1) / total - 1) * 10
         return score
     }
+
 }

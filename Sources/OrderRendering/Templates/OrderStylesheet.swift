@@ -18,8 +18,7 @@ public enum OrderStylesheet {
         .order .badge{display:inline-block;padding:.1rem .6rem;border-radius:1rem;background:#e5e5ea;font-weight:600;font-size:.9rem}
         .order .badge.delivered,.order .badge.pickedUp,.order .badge.completed,.order .badge.readyForPickup{background:#d4f4dd;color:#0a5c24}
         .order .badge.issue,.order .badge.cancelled{background:#fde2e1;color:#8a1410}
-        .order .fields{margin:.5rem 0;display:grid;gap:.35rem}
-        .order .fields div{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}
+        .order .fields{margin:.5rem 0;display:grid;grid-template-columns:minmax(0,auto) minmax(0,1fr);gap:.35rem 1rem}
         .order .fields dt{color:#5b5b60}
         .order .fields dd{margin:0;text-align:end;overflow-wrap:anywhere}
         .order .amounts .total{border-top:1px solid #d1d1d6;padding-top:.35rem;font-weight:700}
@@ -41,6 +40,10 @@ public enum OrderStylesheet {
         .order .button{display:inline-block;padding:.5rem 1rem;border-radius:.6rem;background:#e5e5ea;color:#0040dd;\
         text-decoration:none;font-weight:600}
         .order .return{border-top:1px solid #d1d1d6;margin-top:.75rem}
+        .wallet-action{margin:0 0 1rem;text-align:center}
+        .add-to-wallet{display:inline-block;min-width:14rem;padding:.75rem 1.5rem;border-radius:.75rem;background:#000;\
+        color:#fff;font-weight:600;text-decoration:none;border:1px solid #000}
+        .add-to-wallet:focus-visible{outline:3px solid #0040dd;outline-offset:2px}
         @media (prefers-color-scheme: dark){
         body.order-page{color:#f2f2f7;background:#000}
         .order a,.order .button{color:#6fa8ff}
@@ -50,6 +53,7 @@ public enum OrderStylesheet {
         .order .badge.delivered,.order .badge.pickedUp,.order .badge.completed,.order .badge.readyForPickup{background:#0f3d1c;color:#b7f0c6}
         .order .badge.issue,.order .badge.cancelled{background:#4d1210;color:#ffd0cd}
         .order .amounts .total,.order .return{border-color:#3a3a3c}
+        .add-to-wallet{border-color:#8e8e93}
         }
         """
 }

@@ -3,8 +3,9 @@ import Mustache
 /// The order's templates, in the binary, parsed once. An optional is looked up as `{{#.name}}`:
 /// Mustache climbs to an enclosing object for a plain name that is nil here (a fulfillment
 /// without a barcode would show the order's). `{{name}}` escapes HTML (attribute quotes
-/// included); the one unescaped value, `{{{svg}}}`, is a barcode this module drew, its label
-/// escaped by ``HTMLText``.
+/// included). Unescaped are only what this module made: `{{{svg}}}`, a barcode it drew (its label
+/// escaped by ``HTMLText``), and the images' `data:` URIs (``OrderImages``: a sniffed type and
+/// base64, nothing to escape — escaping them character by character was a fifth of a render).
 enum OrderTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
@@ -21,12 +22,12 @@ enum OrderTemplates {
     }()
 
     static let fields = """
-        {{^empty(details)}}<dl class="fields">{{#details}}<div><dt>{{label}}</dt><dd>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd></div>{{/details}}</dl>{{/empty(details)}}
+        {{^empty(details)}}<dl class="fields">{{#details}}<dt>{{label}}</dt><dd>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd>{{/details}}</dl>{{/empty(details)}}
         """
 
     static let lineItems = """
         <ul class="items">
-        {{#lineItems}}<li>{{#.image}}<img class="thumb" src="{{image}}" alt="">{{/.image}}{{^.image}}<span class="thumb" aria-hidden="true"></span>{{/.image}}\
+        {{#lineItems}}<li>{{#.image}}<img class="thumb" src="{{{image}}}" alt="">{{/.image}}{{^.image}}<span class="thumb" aria-hidden="true"></span>{{/.image}}\
         <span class="item"><span class="item-title">{{title}}</span>{{#.subtitle}}<span class="sub">{{subtitle}}</span>{{/.subtitle}}\
         <span class="sub">Qty {{quantity}}</span></span>{{#.price}}<span class="price">{{price}}</span>{{/.price}}</li>
         {{/lineItems}}</ul>
@@ -39,14 +40,14 @@ enum OrderTemplates {
     static let order = """
         <article class="order" aria-labelledby="order-title">
         <header class="order-head">
-        {{#merchant}}{{#.logo}}<img class="logo" src="{{logo}}" alt="">{{/.logo}}
+        {{#merchant}}{{#.logo}}<img class="logo" src="{{{logo}}}" alt="">{{/.logo}}
         <div><p class="merchant">{{name}}</p>{{#.link}}<a class="sub" href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}</div>{{/merchant}}
         </header>
         <section class="card" aria-labelledby="order-title">
         <h1 id="order-title">Order {{orderNumber}}</h1>
         <p><span class="badge {{status}}">{{statusLabel}}</span>{{#.statusDescription}} <span class="status-text">{{statusDescription}}</span>{{/.statusDescription}}</p>
         {{>fields}}
-        {{#.provider}}<p class="provider">{{#.logoLight}}<picture>{{#.logoDark}}<source srcset="{{logoDark}}" media="(prefers-color-scheme: dark)">{{/.logoDark}}<img src="{{logoLight}}" alt=""></picture>{{/.logoLight}}\
+        {{#.provider}}<p class="provider">{{#.logoLight}}<picture>{{#.logoDark}}<source srcset="{{{logoDark}}}" media="(prefers-color-scheme: dark)">{{/.logoDark}}<img src="{{{logoLight}}}" alt=""></picture>{{/.logoLight}}\
         Tracked by {{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{name}}</a>{{/.link}}{{^.link}}{{name}}{{/.link}}</p>{{/.provider}}
         {{#.barcode}}{{>barcode}}{{/.barcode}}
         {{#.manage}}<p><a class="button" href="{{href}}" rel="noopener noreferrer">{{text}}</a></p>{{/.manage}}
@@ -66,10 +67,10 @@ enum OrderTemplates {
         {{#.payment}}
         <section class="card" aria-labelledby="payment-title">
         <h2 id="payment-title">Payment</h2>
-        <dl class="fields amounts">{{#summary}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/summary}}<div class="total"><dt>Total</dt><dd>{{total}}</dd></div></dl>
+        <dl class="fields amounts">{{#summary}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/summary}}<dt class="total">Total</dt><dd class="total">{{total}}</dd></dl>
         {{#.statusLabel}}<p><span class="badge">{{statusLabel}}</span></p>{{/.statusLabel}}
         {{#.methods}}<p class="sub">Paid with {{methods}}</p>{{/.methods}}
-        {{^empty(transactions)}}<h3>Transactions</h3><dl class="fields">{{#transactions}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/transactions}}</dl>{{/empty(transactions)}}
+        {{^empty(transactions)}}<h3>Transactions</h3><dl class="fields">{{#transactions}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/transactions}}</dl>{{/empty(transactions)}}
         </section>
         {{/.payment}}
         {{#.returns}}
@@ -83,7 +84,7 @@ enum OrderTemplates {
         </section>
         {{/.returns}}
         {{#merchant}}{{^empty(contact)}}<section class="card" aria-labelledby="contact-title"><h2 id="contact-title">{{name}}</h2>\
-        <dl class="fields">{{#contact}}<div><dt>{{label}}</dt><dd>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd></div>{{/contact}}</dl></section>{{/empty(contact)}}{{/merchant}}
+        <dl class="fields">{{#contact}}<dt>{{label}}</dt><dd>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd>{{/contact}}</dl></section>{{/empty(contact)}}{{/merchant}}
         </article>
         """
 

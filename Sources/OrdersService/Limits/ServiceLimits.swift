@@ -28,7 +28,8 @@ public struct ServiceLimits: Sendable, Hashable {
     public var bodyRateWindow: Duration
     /// The most orders one page of `GET /api/v1/orders` holds.
     public var pageSize: Int
-    /// How many bytes of signed archives are kept in memory, ready to send to devices.
+    /// How many bytes of signed archives are kept in memory, ready to send to devices (and to
+    /// Add to Apple Wallet); the customer pages' rendered orders get a budget of the same size.
     public var archiveCacheSize: Int
     /// How many token requests (`POST /finance/token`, picked transactions) one client address
     /// may make; the rest are answered `429`.

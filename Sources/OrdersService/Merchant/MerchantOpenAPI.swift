@@ -786,7 +786,11 @@ enum MerchantOpenAPI {
                   "errors": { "type": "array", "items": {"$ref": "#/components/schemas/Issue"} },
                   "orderTypeIdentifier": { "type": ["string", "null"] },
                   "orderIdentifier": { "type": ["string", "null"] },
-                  "updatedAt": { "type": ["string", "null"], "format": "date-time" }
+                  "updatedAt": { "type": ["string", "null"], "format": "date-time" },
+                  "customerPage": {
+                    "type": ["string", "null"],
+                    "description": "On a PUT that added the version: the path, on this service, of the order's customer page (a signed link valid for 30 days; docs/pages.md). Null when no link can be signed (the order has no authenticationToken)."
+                  }
                 }
               },
               "StoredOrder": {

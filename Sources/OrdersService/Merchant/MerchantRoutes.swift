@@ -50,7 +50,9 @@ struct MerchantRoutes: Sendable {
         case .invalid(let report): throw OrderStoreError.invalidArchive(report)
         }
         let (result, decision) = try await store.saveOrderWithDecision(prepared)
-        let outcome = WireSaveOutcome(file: "request body", result: result, report: prepared.report)
+        let outcome = MerchantSaveAnswer(
+            outcome: WireSaveOutcome(file: "request body", result: result, report: prepared.report),
+            customerPage: result == .added ? Self.customerPage(prepared.report, now: wallet.configuration.clock()) : nil)
         let status: HTTPResponse.Status =
             switch (result, decision) {
             case (.added, .insert?): .created
@@ -123,11 +125,40 @@ struct MerchantRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: MerchantOpenAPI.document)))
     }
 
+    /// How long the link a PUT answers with works.
+    static let customerPageLifetime: TimeInterval = 30 * 86_400
+
+    /// The path of the saved version's customer page, signed with its token (none without one).
+    static func customerPage(_ report: VerificationReport, now: Date) -> String? {
+        guard let order = report.order, let token = order.authenticationToken else { return nil }
+        let identifier = FullyQualifiedOrderIdentifier(
+            orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier)
+        return OrderPageLink(for: identifier, authenticationToken: token, expires: now.addingTimeInterval(customerPageLifetime))
+            .path
+    }
+
     /// The client the request's API key acts as (``APIKeyAuthenticator`` put the key in the
     /// context).
     private func financeStore(_ context: Context) throws -> FinanceStore {
         guard let key = context.apiKey else { throw ServiceRequestError.unauthenticated }
         return wallet.financeStore(for: key.client)
+    }
+}
+
+/// The answer of `PUT /api/v1/orders`: the CLI's save outcome, and the customer page's signed
+/// path when the version was added.
+struct MerchantSaveAnswer: Encodable, Sendable {
+    var outcome: WireSaveOutcome
+    var customerPage: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case customerPage
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try outcome.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(customerPage, forKey: .customerPage)
     }
 }
 

@@ -17,7 +17,13 @@ struct PageLocale: Sendable {
     }
 
     static func choose(_ header: String?) -> Locale? {
-        guard let header, header.utf8.count <= 1_000 else { return nil }
+        languages(header).first.map { Locale(identifier: $0.replacingOccurrences(of: "-", with: "_")) }
+    }
+
+    /// The header's well-formed language tags with a quality above zero, best first (ties in
+    /// the header's order).
+    static func languages(_ header: String?) -> [String] {
+        guard let header, header.utf8.count <= 1_000 else { return [] }
         var candidates: [(tag: String, quality: Double, order: Int)] = []
         for (order, entry) in header.split(separator: ",").prefix(maximumEntries).enumerated() {
             let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -28,8 +34,7 @@ struct PageLocale: Sendable {
             }
             if quality > 0 { candidates.append((tag, quality, order)) }
         }
-        guard let best = candidates.sorted(by: { ($0.quality, -$0.order) > ($1.quality, -$1.order) }).first else { return nil }
-        return Locale(identifier: best.tag.replacingOccurrences(of: "-", with: "_"))
+        return candidates.sorted(by: { ($0.quality, -$0.order) > ($1.quality, -$1.order) }).map(\.tag)
     }
 
     /// `en`, `de-CH`, `zh-Hant-TW`: letters and digits in parts of 1–8, at most 35 characters.

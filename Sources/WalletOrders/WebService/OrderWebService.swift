@@ -58,6 +58,21 @@ public struct OrderWebService: Sendable {
             identifier, authenticationToken: authenticationToken, includingArchive: includingArchive, for: "order")
     }
 
+    /// The order's current version for its customer page: the link must be signed with the stored
+    /// version's `authenticationToken` and not expired (``OrderPageLink``).
+    ///
+    /// - Throws: ``WebServiceError/unauthorized`` for a wrong, tampered or expired link, an order
+    ///   that is not stored, or one without a token — one answer, the same work, for all of them.
+    public func orderPage(_ link: OrderPageLink, includingArchive: Bool = true) async throws -> ServedOrder {
+        try control.checkAvailable(.orders, for: "orderPage")
+        let lookup = try await backend.orders.lookUpServedOrder(link.identifier, includingArchive: includingArchive)
+        try control.checkNotRestricted(.orders, restrictedSince: lookup.restrictedSince)
+        let served = lookup.candidate
+        let valid = link.isValid(authenticationToken: served.authenticationToken ?? Self.placeholderToken, at: clock())
+        guard lookup.isStored, served.authenticationToken != nil, valid else { throw WebServiceError.unauthorized }
+        return served
+    }
+
     /// Registers the device for the order's updates (`.created`), or replaces the push token of
     /// its registration (`.updated`).
     ///

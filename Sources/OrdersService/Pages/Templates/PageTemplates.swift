@@ -9,7 +9,8 @@ enum PageTemplates {
         let templates: [(String, String)] = [
             ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
             ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
-            ("settings", settings),
+            ("settings", settings), ("customerLayout", customerLayout), ("customerOrder", customerOrder),
+            ("customerMessage", customerMessage),
         ]
         for (name, text) in templates {
             // The templates are constants checked by the page tests: one that does not parse is a

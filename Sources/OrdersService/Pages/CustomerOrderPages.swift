@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OrderPackage
+import OrderRendering
+import OrdersWebProtocol
+import WalletOrders
+import WalletPrimitives
+
+/// The customer's order page, `GET /orders/{type}/{id}?expires=…&signature=…` (an
+/// ``WalletOrders/OrderPageLink``): the order as Wallet shows it, in the reader's language
+/// (`Accept-Language`), with an Add to Apple Wallet button that downloads the stored archive
+/// (`…/archive`, `application/vnd.apple.finance.order`). A wrong, tampered or expired link and an
+/// unknown order all get the same 404 page, after the same work.
+///
+/// Orders are rendered once per archive and language list and kept by content
+/// (``RenderedOrderCache``, keyed by the archive's digest): a version never changes, so a cached
+/// rendering is never stale. The page around it — with this link's download URL — is put
+/// together per request.
+struct CustomerOrderPages: Sendable {
+    typealias Context = OrdersRequestContext
+
+    let webService: OrderWebService
+    let archives: ArchiveCache
+    let rendered: RenderedOrderCache
+
+    static let prefix = "/orders"
+
+    func add(to router: Router<Context>, table: RouteTable) {
+        let assets = router.group("orders/static")
+        table.add(.get, "order.css", prefix: "/orders/static", to: assets) { _, _ in
+            var response = PageAssets.response(OrderStylesheet.text, type: "text/css; charset=utf-8")
+            response.headers[.eTag] = "\"\(Self.assetVersion)\""
+            return response
+        }
+        let orders = router.group("orders")
+        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: Self.prefix, to: orders, use: page)
+        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}/archive", prefix: Self.prefix, to: orders, use: archive)
+    }
+
+    /// The stylesheet's version, in its URL (`?v=`) and in every page's ETag.
+    static let assetVersion = String(SHA256Digest.hex(of: Data(OrderStylesheet.text.utf8)).prefix(12))
+
+    @Sendable func page(_ request: Request, context: Context) async throws -> Response {
+        guard let (link, served) = try await served(request, context: context) else { return Self.notFound() }
+        let languages = Array(PageLocale.languages(request.headers[.acceptLanguage]).prefix(PageLocale.maximumEntries))
+        func tag(_ digest: String) -> EntityTag {
+            Self.tag([digest, languages.joined(separator: ","), String(link.expires), link.signature])
+        }
+        if request.headers[values: .ifNoneMatch].contains(where: { tag(served.archiveSHA256).isMatched(byIfNoneMatch: $0) }) {
+            return Response(status: .notModified, headers: Self.headers(tag: tag(served.archiveSHA256)))
+        }
+        var digest = served.archiveSHA256
+        let order: RenderedOrder
+        if let cached = rendered[digest + "|" + languages.joined(separator: ",")] {
+            order = cached
+        } else {
+            // The archive read may be a newer version's, saved in between: its rendering, its key.
+            let (bytes, current) = try await archiveBytes(link, served: served)
+            digest = current.archiveSHA256
+            order = try Self.render(bytes, languages: languages)
+            rendered.insert(order, digest: digest + "|" + languages.joined(separator: ","))
+        }
+        let model: [String: Any] = [
+            "language": order.language, "title": order.title, "assetVersion": Self.assetVersion, "order": order.html,
+            "download": link.archivePath,
+        ]
+        var headers = Self.headers(tag: tag(digest))
+        headers[.contentType] = "text/html; charset=utf-8"
+        let html = PageTemplates.library.render(model, withTemplate: "customerOrder") ?? ""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A page's entity tag: its archive, the reader's languages, the link (its download URL is on
+    /// the page) and the stylesheet's version.
+    static func tag(_ parts: [String]) -> EntityTag {
+        EntityTag(opaque: String(SHA256Digest.hex(of: Data((parts + [assetVersion]).joined(separator: "\n").utf8)).prefix(40)))
+    }
+
+    /// The stored archive, byte for byte, for Safari (or any browser) to hand to Wallet.
+    @Sendable func archive(_ request: Request, context: Context) async throws -> Response {
+        guard let (link, served) = try await served(request, context: context) else { return Self.notFound() }
+        let tag = EntityTag(opaque: served.archiveSHA256)
+        var headers = Self.headers(tag: tag)
+        if request.headers[values: .ifNoneMatch].contains(where: { tag.isMatched(byIfNoneMatch: $0) }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let (bytes, current) = try await archiveBytes(link, served: served)
+        headers[.eTag] = EntityTag(opaque: current.archiveSHA256).headerValue
+        headers[.contentType] = DeviceRoutes.orderMediaType
+        headers[.contentDisposition] = "attachment; filename=\"order.order\""
+        headers[.contentLength] = String(bytes.readableBytes)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// The request's link and the version's facts it opens; nil when it opens nothing (the 404).
+    private func served(_ request: Request, context: Context) async throws -> (OrderPageLink, ServedOrder)? {
+        let link = Self.link(request, context: context)
+        do {
+            return (link, try await webService.orderPage(link, includingArchive: false))
+        } catch let error as WebServiceError where error == .unauthorized {
+            return nil
+        }
+    }
+
+    /// The archive of `served` from the cache, or read again with it (then possibly a newer
+    /// version's, which the caller checks).
+    private func archiveBytes(_ link: OrderPageLink, served: ServedOrder) async throws -> (ByteBuffer, ServedOrder) {
+        if let cached = archives[served.archiveSHA256] { return (cached, served) }
+        let current = try await webService.orderPage(link)
+        let bytes = ByteBuffer(bytes: current.archive ?? Data())
+        archives.insert(bytes, digest: current.archiveSHA256)
+        return (bytes, current)
+    }
+
+    /// The link the request carries; an unusable one is still a link (one that matches nothing),
+    /// so that it costs what a wrong signature costs.
+    static func link(_ request: Request, context: Context) -> OrderPageLink {
+        let query = request.uri.queryParameters
+        let type = (try? PathParameter.decoded("orderTypeIdentifier", in: context)) ?? ""
+        let id = (try? PathParameter.decoded("orderIdentifier", in: context)) ?? ""
+        let expires = query.get("expires").flatMap { Int64($0) } ?? 0
+        let signature = query.get("signature").map { String($0.prefix(64)) } ?? ""
+        return OrderPageLink(
+            identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: id), expires: expires,
+            signature: signature)
+    }
+
+    static func render(_ archive: ByteBuffer, languages: [String]) throws -> RenderedOrder {
+        let zip = try ZipArchive(reading: Data(buffer: archive))
+        guard let json = zip["order.json"], let order = OrderValidator().validate(json).order else {
+            throw StorageError(reason: "a stored archive has no readable order.json")
+        }
+        return OrderRenderer(languages: languages).render(order, archive: zip)
+    }
+
+    /// The one answer for every link that leads nowhere.
+    static func notFound() -> Response {
+        var headers = headers(tag: nil)
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .notFound, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: notFoundPage)))
+    }
+
+    static let notFoundPage =
+        PageTemplates.library.render(
+            [
+                "language": "en", "title": "This Link Doesn’t Work",
+                "text":
+                    "The link has expired or is not complete. Ask the shop for a new link, or open the order in Wallet.",
+                "assetVersion": assetVersion,
+            ], withTemplate: "customerMessage") ?? ""
+
+    /// Security headers: nothing but this origin's stylesheet and the page's own `data:` images,
+    /// no forms, no framing, no referrer (the URL is a credential); `private, no-cache`.
+    static func headers(tag: EntityTag?) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentSecurityPolicy:
+                "default-src 'none'; style-src 'self'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+            .cacheControl: "private, no-cache",
+            .vary: "Accept-Language",
+        ]
+        if let tag { headers[.eTag] = tag.headerValue }
+        if let name = HTTPField.Name("Referrer-Policy") { headers[name] = "no-referrer" }
+        if let name = HTTPField.Name("X-Frame-Options") { headers[name] = "DENY" }
+        if let name = HTTPField.Name("X-Content-Type-Options") { headers[name] = "nosniff" }
+        if let name = HTTPField.Name("Cross-Origin-Opener-Policy") { headers[name] = "same-origin" }
+        return headers
+    }
+}
