@@ -20,17 +20,25 @@ public struct OrderQuery: Sendable, Hashable {
     public var status: String?
     /// Only orders whose `updatedAt` is at or after this instant, compared to the microsecond.
     public var updatedSince: RFC3339Timestamp?
+    /// Only orders whose order identifier, merchant display name or merchant identifier contains
+    /// this text, ignoring the case of ASCII letters (an operator's search box; at most
+    /// ``maximumTextLength`` bytes are used).
+    public var text: String?
     public var limit: Int
     public var offset: Int
 
+    /// The longest ``text`` searched for.
+    public static let maximumTextLength = 200
+
     public init(
         orderTypeIdentifier: String? = nil, status: String? = nil, updatedSince: RFC3339Timestamp? = nil, limit: Int = 100,
-        offset: Int = 0
+        offset: Int = 0, text: String? = nil
     ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.status = status
         self.updatedSince = updatedSince
         self.limit = limit
         self.offset = offset
+        self.text = text
     }
 }

@@ -209,6 +209,10 @@ struct StoreCommandsTests {
         let listJSON = try workspace.run(["list", "--json"])
         #expect(listJSON.lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
         #expect(try workspace.run(["list", "--status", "lost"]).status == 2)
+        let search = try workspace.run(["list", "--search", "order-2", "--json"])
+        #expect(search.lines.count == 1 && search.lines.first?.contains(#""orderIdentifier":"ORDER-2""#) == true)
+        let none = try workspace.run(["list", "--search", "no such order", "--json"])
+        #expect(none.status == 0 && none.lines.isEmpty)
 
         let show = try workspace.run(["show"] + id)
         #expect(show.status == 0)

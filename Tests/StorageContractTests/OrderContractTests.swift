@@ -73,6 +73,38 @@ struct OrderContractTests {
         #expect(try await store.removeOrder(OrderFixtures.identifier("ORDER-1")) == false)
     }
 
+    @Test(
+        "a text search: in the order identifier, the merchant's name and identifier, ASCII case ignored",
+        arguments: BackendFactory.all)
+    func textSearch(_ factory: BackendFactory) async throws {
+        let store = try OrderFixtures.store(on: try await factory.make())
+        for id in ["ORDER-Alpha", "order-beta", "ORDER-\u{C9}t\u{E9}", "100%_done"] {
+            #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: id)) == .added)
+        }
+        func found(_ text: String) async throws -> [String] {
+            var query = OrderQuery(text: text)
+            query.limit = 10
+            #expect(try await store.countOrders(matching: query) == store.orders(matching: query).count)
+            return try await store.orders(matching: query).map(\.identifier.orderIdentifier).sorted()
+        }
+        #expect(try await found("alpha") == ["ORDER-Alpha"])
+        #expect(try await found("ORDER-B") == ["order-beta"])
+        // ASCII letters only fold: É is not é.
+        #expect(try await found("\u{E9}T\u{E9}") == [])
+        #expect(try await found("\u{C9}T\u{E9}") == ["ORDER-\u{C9}t\u{E9}"])
+        // % and _ are text, not patterns.
+        #expect(try await found("%_") == ["100%_done"])
+        #expect(try await found("_") == ["100%_done"])
+        // The merchant's display name (Example Shop) and identifier (merchant.com.example.shop).
+        #expect(try await found("example SHOP").count == 4)
+        #expect(try await found("merchant.com.example").count == 4)
+        #expect(try await found("nothing like it") == [])
+        #expect(try await found("x\u{0}") == [])
+        var typed = OrderQuery(orderTypeIdentifier: "order.com.example.shop", status: "open", text: "beta")
+        typed.limit = 10
+        #expect(try await store.orders(matching: typed).map(\.identifier.orderIdentifier) == ["order-beta"])
+    }
+
     @Test("identifiers keep every character; one holding U+0000 is never found under its prefix", arguments: BackendFactory.all)
     func identifiers(_ factory: BackendFactory) async throws {
         let store = try OrderFixtures.store(on: try await factory.make())

@@ -8,7 +8,7 @@ struct OrderFilter {
     private(set) var isReusable = true
 
     /// Nil when nothing can match (a value no stored key holds, or an empty set of types).
-    init?(_ query: OrderQuery) {
+    init?(_ query: OrderQuery, dialect: any SQLDialect) {
         var conditions: [String] = []
         if let type = query.orderTypeIdentifier {
             guard StorableText.isExact(type) else { return nil }
@@ -27,7 +27,22 @@ struct OrderFilter {
         if let since = query.updatedSince {
             conditions.append("updatedAtMicroseconds >= \(bind(.integer(since.microsecondsSinceEpoch)))")
         }
+        if let text = query.text, !text.isEmpty {
+            let needle = String(decoding: text.utf8.prefix(OrderQuery.maximumTextLength), as: UTF8.self)
+            guard StorableText.isExact(needle) else { return nil }
+            let lowered = bind(.text(Self.asciiLowercased(needle)))
+            conditions.append(
+                "("
+                    + ["orderIdentifier", "merchantDisplayName", "merchantIdentifier"].map {
+                        dialect.containsSubstring(dialect.asciiLowercase($0), lowered)
+                    }.joined(separator: " OR ") + ")")
+        }
         clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// The text with A–Z as a–z and nothing else changed: what both dialects' `asciiLowercase` do.
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// `$n` for `value`, recorded as the next argument.

@@ -137,7 +137,7 @@ package final class SQLOrderRepository: OrderRepository {
     }
 
     package func orders(matching query: OrderQuery) async throws -> [StoredOrder] {
-        guard var filter = OrderFilter(query) else { return [] }
+        guard var filter = OrderFilter(query, dialect: executor.dialect) else { return [] }
         let limit = filter.bind(.integer(Int64(max(0, query.limit))))
         let offset = filter.bind(.integer(Int64(max(0, query.offset))))
         let sql = """
@@ -154,7 +154,7 @@ package final class SQLOrderRepository: OrderRepository {
     }
 
     package func countOrders(matching query: OrderQuery) async throws -> Int {
-        guard let filter = OrderFilter(query) else { return 0 }
+        guard let filter = OrderFilter(query, dialect: executor.dialect) else { return 0 }
         let sql = "SELECT count(*) FROM orders \(filter.clause)"
         return try await reportingFailures {
             try await executor.read { connection in

@@ -23,6 +23,12 @@ struct ListCommand: AsyncParsableCommand {
         transform: DateArgument.parse)
     var since: RFC3339Timestamp?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only orders whose identifier, merchant name or merchant identifier contains this text (ASCII case ignored).",
+            valueName: "text"))
+    var search: String?
+
     @Option(parsing: .unconditional, help: "At most this many orders (the human output says how many more there are).")
     var limit: Int = 100
 
@@ -44,7 +50,7 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let query = OrderQuery(
             orderTypeIdentifier: orderTypeIdentifier, status: status?.rawValue, updatedSince: since, limit: limit,
-            offset: offset)
+            offset: offset, text: search)
         let orderStore = try await store.orderReader(client: clientOptions)
         let orders = try await orderStore.orders(matching: query)
         if json {
