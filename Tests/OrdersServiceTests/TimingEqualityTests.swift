@@ -83,27 +83,6 @@ struct TimingEqualityTests {
         #expect(Self.magnitude(difference) < Self.bound, "stored − unknown = \(difference) (control \(control))")
     }
 
-    @Test("a wrong page link for a stored order, and a link to an unknown one")
-    func pageLink() async throws {
-        let fixture = try await ServiceFixture.make()
-        let service = fixture.wallet.webService
-        let expires = Int64(TestOrderArchive.now.timeIntervalSince1970) + 86_400
-        let wrong = String(repeating: "A", count: 43)
-        func refused(_ id: String) async throws {
-            let link = OrderPageLink(
-                identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: id),
-                expires: expires, signature: wrong)
-            do {
-                _ = try await service.orderPage(link, includingArchive: false)
-                Issue.record("a wrong link was accepted")
-            } catch WebServiceError.unauthorized {}
-        }
-        let (difference, control, typical) = try await Self.medianDifference(
-            { try await refused("ORDER-1") }, { try await refused("ORDER-9") })
-        print("page link: median(stored − unknown) = \(difference), A/A control \(control), one refusal \(typical)")
-        #expect(Self.magnitude(difference) < Self.bound, "stored − unknown = \(difference) (control \(control))")
-    }
-
     @Test("a wrong secret for a real key, and an unknown key")
     func apiKey() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
