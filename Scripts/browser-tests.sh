@@ -6,7 +6,7 @@
 #
 #   Scripts/browser-tests.sh [PYTEST ARGUMENTS…]
 #
-# ORDERS_REQUIRE_BROWSER=1 (CI) makes a missing browser, a missing PostgreSQL cluster or any
+# ORDERS_REQUIRE_BROWSER=1 (Scripts/test.sh, hence CI) makes a missing browser, a missing PostgreSQL cluster or any
 # skipped test a failure. ORDERS_SCREENSHOTS=DIR writes the pages' screenshots (light and dark,
 # narrow and wide) into DIR: `ORDERS_SCREENSHOTS=docs/images Scripts/browser-tests.sh` renews the
 # ones docs/finance-web.md shows.

@@ -7,11 +7,15 @@
 #   4. schemathesis against the served OpenAPI document (Scripts/schemathesis.sh);
 #   5. every fuzz target: its regression inputs replayed, then a minute of fuzzing, two at a time
 #      (Scripts/fuzz.sh all 60).
-# Run it under Scripts/with-postgres.sh for the PostgreSQL rows of 1–3.
+# Run it under Scripts/with-postgres.sh for the PostgreSQL rows of 1–3 (the README's test command
+# does). Every test must run: a missing PostgreSQL cluster, a missing browser or a skipped test is a
+# failure here, as in CI, unless ORDERS_REQUIRE_POSTGRES=0 or ORDERS_REQUIRE_BROWSER=0 say
+# otherwise (a plain `swift test` runs what it can and says what it skipped).
 #
 #   Scripts/test.sh [SWIFT TEST ARGUMENTS…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}
 swift test --disable-xctest "$@"
 Scripts/browser-tests.sh
 Scripts/check-example.sh

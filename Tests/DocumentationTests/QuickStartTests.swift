@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's quick start is two commands, and CI runs the second — the test command — as it
-/// is written there (`.ci/run`'s one command line).
+/// is written there (`.ci/run`'s one command line), which requires every test to run.
 @Suite("Documentation: the quick start's test command is what CI runs")
 struct QuickStartTests {
     /// The command lines (neither comments nor blank) of the first ```` ```sh ```` block after
@@ -24,7 +24,7 @@ struct QuickStartTests {
         return commands
     }
 
-    @Test("two commands, each setting up first; .ci/run's command line is the second, verbatim")
+    @Test("two commands, each setting up first; .ci/run's command line is the second, verbatim, and nothing else")
     func ciRunsTheTestCommand() throws {
         let commands = try Self.quickStartCommands()
         #expect(commands.count == 2)
@@ -32,12 +32,19 @@ struct QuickStartTests {
         let script = try DocumentationSnippetsTests.read(".ci/run")
         let lines = script.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        // Besides the command: strict mode, the working directory, and the variables that make a
-        // skipped PostgreSQL or browser test a failure.
-        #expect(
-            lines.dropLast() == [
-                "set -euo pipefail", "cd \"$(dirname \"$0\")/..\"", "export ORDERS_REQUIRE_POSTGRES=1 ORDERS_REQUIRE_BROWSER=1",
-            ])
+        // Besides the command: only strict mode and the working directory.
+        #expect(lines.dropLast() == ["set -euo pipefail", "cd \"$(dirname \"$0\")/..\""])
         #expect(lines.last == commands.last)
+    }
+
+    @Test("the test command requires every test: Scripts/test.sh makes a skip a failure by default")
+    func testCommandRequiresEverything() throws {
+        let script = try DocumentationSnippetsTests.read("Scripts/test.sh")
+        #expect(
+            script.contains(
+                "export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}"))
+        let exportLine = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("export ORDERS_REQUIRE") })
+        let firstTest = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("swift test") })
+        #expect(exportLine < firstTest)
     }
 }
