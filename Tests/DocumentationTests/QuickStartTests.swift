@@ -42,7 +42,8 @@ struct QuickStartTests {
         let script = try DocumentationSnippetsTests.read("Scripts/test.sh")
         #expect(
             script.contains(
-                "export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}"))
+                "export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}"
+            ))
         let exportLine = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("export ORDERS_REQUIRE") })
         let firstTest = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("swift test") })
         #expect(exportLine < firstTest)

@@ -1,8 +1,9 @@
 import Foundation
 import OrderPackage
-import OrderRendering
 import TestArchiveTable
 import Testing
+
+@testable import OrderRendering
 
 @Suite("OrderRenderer: what Wallet shows, localized, escaped, with only https links and sniffed images")
 struct OrderRendererTests {
@@ -44,7 +45,7 @@ struct OrderRendererTests {
             "Returns", "Return R-1", "On the Way", "https://shop.example.com/returns", "Tracked by", "Example Platform",
             "Leave at the door", "Ada Lovelace", "United Kingdom", "help@shop.example.com",
         ] {
-            #expect(page.html.contains(htmlEscaped(text)), "missing \(text)")
+            #expect(page.html.contains(HTMLText.escape(text)), "missing \(text)")
         }
         // The pickup window in the order's own offset: 10:00–12:00 at +01:00.
         #expect(page.html.contains("10:00") && page.html.contains("12:00"))
@@ -124,9 +125,4 @@ struct OrderRendererTests {
         }
     }
 
-    func htmlEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
-    }
 }

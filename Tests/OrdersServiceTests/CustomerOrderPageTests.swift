@@ -139,4 +139,19 @@ struct CustomerOrderPageTests {
             #expect(refused["customerPage"] is NSNull)
         }
     }
+
+    @Test("orders restricted: the customer sees a page with the table's status, never the API's JSON")
+    func restricted() async throws {
+        let fixture = try await ServiceFixture.make()
+        try await fixture.wallet.setRestricted(.orders, true)
+        try await fixture.service().application(host: "127.0.0.1", port: 0).test(.router) { client in
+            for path in [Self.link().path, Self.link().archivePath] {
+                let response = try await client.executeRequest(uri: path, method: .get, headers: [:], body: nil)
+                #expect(response.status == .serviceUnavailable, "\(path)")
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[.cacheControl] == "no-store")
+                #expect(String(buffer: response.body).contains("This Order Can’t Be Shown Right Now"))
+            }
+        }
+    }
 }

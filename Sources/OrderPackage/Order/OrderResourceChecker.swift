@@ -107,7 +107,7 @@ struct OrderResourceChecker {
             }
             return .missingResource(reference.path, name: name, detail: nil)
         }
-        let candidates = Self.variants(of: name)
+        let candidates = OrderResources.variants(of: name)
         if candidates.contains(where: rootFiles.contains) { return nil }
         let folders = localizations.keys.sorted()
         let lacking = folders.filter { folder in !candidates.contains(where: localizations[folder, default: []].contains) }
@@ -120,14 +120,6 @@ struct OrderResourceChecker {
 
     private func localizedNames() -> [String] {
         localizations.keys.sorted().flatMap { localizations[$0, default: []].sorted() }
-    }
-
-    /// `logo.png` → `logo.png`, `logo@2x.png`, `logo@3x.png`.
-    static func variants(of name: String) -> [String] {
-        guard let dot = name.lastIndex(of: ".") else { return [name] }
-        let stem = name[..<dot]
-        let suffix = name[dot...]
-        return [name, "\(stem)@2x\(suffix)", "\(stem)@3x\(suffix)"]
     }
 
     static func fileExtension(of name: String) -> Substring? {

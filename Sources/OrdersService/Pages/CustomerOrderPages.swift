@@ -34,8 +34,29 @@ struct CustomerOrderPages: Sendable {
             return response
         }
         let orders = router.group("orders")
-        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: Self.prefix, to: orders, use: page)
-        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}/archive", prefix: Self.prefix, to: orders, use: archive)
+        table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: Self.prefix, to: orders, use: answeringErrors(page))
+        table.add(
+            .get, "{orderTypeIdentifier}/{orderIdentifier}/archive", prefix: Self.prefix, to: orders,
+            use: answeringErrors(archive))
+    }
+
+    /// A customer is shown a page, never the API's JSON: an error the store or the core answers
+    /// (orders unavailable or restricted, a damaged store) is the message page, with the status
+    /// and headers of the one table (``HTTPStatusTable``).
+    private func answeringErrors(
+        _ handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        { request, context in
+            do {
+                return try await handler(request, context)
+            } catch let error as any WalletError {
+                let status = HTTPStatusTable.status(of: error)
+                if status.code >= 500 { context.logger.error("\(error.code): \(error.message)") }
+                var headers = HTTPStatusTable.headers(of: error)
+                headers[.wwwAuthenticate] = nil
+                return Self.message(Self.unavailablePage, status: status, headers: headers)
+            }
+        }
     }
 
     /// The stylesheet's version, in its URL (`?v=`) and in every page's ETag.
@@ -43,23 +64,26 @@ struct CustomerOrderPages: Sendable {
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
         guard let (link, served) = try await served(request, context: context) else { return Self.notFound() }
-        let languages = Array(PageLocale.languages(request.headers[.acceptLanguage]).prefix(PageLocale.maximumEntries))
+        // At most PageLocale.maximumEntries tags: the header is a stranger's.
+        let languages = PageLocale.languages(request.headers[.acceptLanguage])
+        let languageKey = languages.joined(separator: ",")
         func tag(_ digest: String) -> EntityTag {
-            Self.tag([digest, languages.joined(separator: ","), String(link.expires), link.signature])
+            Self.tag([digest, languageKey, String(link.expires), link.signature])
         }
-        if request.headers[values: .ifNoneMatch].contains(where: { tag(served.archiveSHA256).isMatched(byIfNoneMatch: $0) }) {
-            return Response(status: .notModified, headers: Self.headers(tag: tag(served.archiveSHA256)))
+        let servedTag = tag(served.archiveSHA256)
+        if request.headers[values: .ifNoneMatch].contains(where: { servedTag.isMatched(byIfNoneMatch: $0) }) {
+            return Response(status: .notModified, headers: Self.headers(tag: servedTag))
         }
         var digest = served.archiveSHA256
         let order: RenderedOrder
-        if let cached = rendered[digest + "|" + languages.joined(separator: ",")] {
+        if let cached = rendered[digest + "|" + languageKey] {
             order = cached
         } else {
             // The archive read may be a newer version's, saved in between: its rendering, its key.
             let (bytes, current) = try await archiveBytes(link, served: served)
             digest = current.archiveSHA256
             order = try Self.render(bytes, languages: languages)
-            rendered.insert(order, digest: digest + "|" + languages.joined(separator: ","))
+            rendered.insert(order, digest: digest + "|" + languageKey)
         }
         let model: [String: Any] = [
             "language": order.language, "title": order.title, "assetVersion": Self.assetVersion, "order": order.html,
@@ -136,20 +160,31 @@ struct CustomerOrderPages: Sendable {
 
     /// The one answer for every link that leads nowhere.
     static func notFound() -> Response {
+        message(notFoundPage, status: .notFound)
+    }
+
+    static let unavailablePage = messagePage(
+        title: "This Order Can’t Be Shown Right Now", text: "Try again later, or open the order in Wallet.")
+
+    static let notFoundPage = messagePage(
+        title: "This Link Doesn’t Work",
+        text: "The link has expired or is not complete. Ask the shop for a new link, or open the order in Wallet.")
+
+    /// A page that only says something, on the customer pages' layout.
+    static func messagePage(title: String, text: String) -> String {
+        PageTemplates.library.render(
+            ["language": "en", "title": title, "text": text, "assetVersion": assetVersion], withTemplate: "customerMessage")
+            ?? ""
+    }
+
+    /// A message page as a response: never stored by a cache.
+    static func message(_ page: String, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
         var headers = headers(tag: nil)
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: .notFound, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: notFoundPage)))
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
-
-    static let notFoundPage =
-        PageTemplates.library.render(
-            [
-                "language": "en", "title": "This Link Doesn’t Work",
-                "text":
-                    "The link has expired or is not complete. Ask the shop for a new link, or open the order in Wallet.",
-                "assetVersion": assetVersion,
-            ], withTemplate: "customerMessage") ?? ""
 
     /// Security headers: nothing but this origin's stylesheet and the page's own `data:` images,
     /// no forms, no framing, no referrer (the URL is a credential); `private, no-cache`.

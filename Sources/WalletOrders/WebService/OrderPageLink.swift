@@ -43,15 +43,13 @@ public struct OrderPageLink: Sendable, Hashable {
 
     /// `/orders/{type}/{id}?expires=…&signature=…`, each identifier percent-encoded as one
     /// path segment.
-    public var path: String {
-        "/orders/\(PercentEncoding.encode(identifier.orderTypeIdentifier))/\(PercentEncoding.encode(identifier.orderIdentifier))"
-            + query
-    }
+    public var path: String { orderPath + query }
 
     /// `/orders/{type}/{id}/archive?…`: the signed archive itself (Add to Apple Wallet).
-    public var archivePath: String {
-        "/orders/\(PercentEncoding.encode(identifier.orderTypeIdentifier))/\(PercentEncoding.encode(identifier.orderIdentifier))/archive"
-            + query
+    public var archivePath: String { orderPath + "/archive" + query }
+
+    private var orderPath: String {
+        "/orders/\(PercentEncoding.encode(identifier.orderTypeIdentifier))/\(PercentEncoding.encode(identifier.orderIdentifier))"
     }
 
     private var query: String { "?expires=\(expires)&signature=\(signature)" }

@@ -1,3 +1,4 @@
+import FinanceData
 import OrderStorage
 
 /// The `WHERE` clause of an ``OrderStorage/OrderQuery`` (its page aside), for every backend.
@@ -27,22 +28,16 @@ struct OrderFilter {
         if let since = query.updatedSince {
             conditions.append("updatedAtMicroseconds >= \(bind(.integer(since.microsecondsSinceEpoch)))")
         }
-        if let text = query.text, !text.isEmpty {
-            let needle = String(decoding: text.utf8.prefix(OrderQuery.maximumTextLength), as: UTF8.self)
+        if let needle = TextSearch.needle(
+            query.text.map { String(decoding: $0.utf8.prefix(OrderQuery.maximumTextLength), as: UTF8.self) })
+        {
             guard StorableText.isExact(needle) else { return nil }
-            let lowered = bind(.text(Self.asciiLowercased(needle)))
-            conditions.append(
-                "("
-                    + ["orderIdentifier", "merchantDisplayName", "merchantIdentifier"].map {
-                        dialect.containsSubstring(dialect.asciiLowercase($0), lowered)
-                    }.joined(separator: " OR ") + ")")
+            let condition = dialect.containsText(["orderIdentifier", "merchantDisplayName", "merchantIdentifier"]) {
+                bind(.text(needle))
+            }
+            conditions.append(condition)
         }
         clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-    }
-
-    /// The text with A–Z as a–z and nothing else changed: what both dialects' `asciiLowercase` do.
-    static func asciiLowercased(_ text: String) -> String {
-        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// `$n` for `value`, recorded as the next argument.

@@ -57,6 +57,16 @@ package protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    /// Whether any of `expressions` contains the needle (``FinanceData/TextSearch``'s rule: its ASCII
+    /// letters already lowered, the haystack's lowered here, every other byte exact; NULL reads as
+    /// empty text, so the condition is never NULL). `needle` binds it once per expression, as
+    /// SQLite numbers a statement's parameters. Transactions' and orders' text searches are this
+    /// condition.
+    package func containsText(_ expressions: [String], needle: () -> String) -> String {
+        let parts = expressions.map { containsSubstring(asciiLowercase("COALESCE(\($0), '')"), needle()) }
+        return parts.isEmpty ? falseLiteral : "(" + parts.joined(separator: " OR ") + ")"
+    }
+
     /// Whether a unit of work must lock what it decides on row by row (PostgreSQL), rather than
     /// holding the whole database already (SQLite).
     package var locksRows: Bool { !lockingRead.isEmpty }

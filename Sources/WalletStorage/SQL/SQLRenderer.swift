@@ -47,13 +47,7 @@ package struct SQLRenderer {
         case .compareExpressions(let lhs, let comparison, let rhs):
             return "\(expression(lhs)) \(Self.symbol(comparison)) \(expression(rhs))"
         case .containsText(let expressions, let needle):
-            // COALESCE: a NULL column reads as empty text, so the condition is never NULL.
-            var parts: [String] = []
-            for expression in expressions {
-                let text = dialect.asciiLowercase("COALESCE(\(self.expression(expression)), '')")
-                parts.append(dialect.containsSubstring(text, bind(.text(needle))))
-            }
-            return parts.isEmpty ? dialect.falseLiteral : "(" + parts.joined(separator: " OR ") + ")"
+            return dialect.containsText(expressions.map { self.expression($0) }) { bind(.text(needle)) }
         }
     }
 

@@ -27,8 +27,10 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also save a screenshot of the page as PNG.", valueName: "file"))
     var png: String?
 
-    @Option(help: ArgumentHelp("The screenshot's width and height in CSS pixels.", valueName: "WxH"))
-    var pngSize = "430x2400"
+    @Option(
+        help: ArgumentHelp("The screenshot's width and height in CSS pixels.", valueName: "WxH"),
+        transform: ScreenshotSize.parse)
+    var pngSize = ScreenshotSize(width: 430, height: 2400)
 
     @Flag(help: "Take the screenshot in the dark color scheme.")
     var dark = false
@@ -37,11 +39,6 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("The order package to render.", valueName: "file"))
     var file: String
-
-    func validate() throws {
-        guard let size = ScreenshotSize(pngSize) else { throw ValidationError("--png-size takes WIDTHxHEIGHT, e.g. 430x2400.") }
-        _ = size
-    }
 
     func run() async throws {
         let verifier = OrderVerifier(trustStore: try trust.trustStore())
@@ -62,9 +59,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let page = OrderRenderer(languages: language.preferred).render(order, archive: archive)
         let document = Data(page.document().utf8)
         try FileOutput.write(document, to: output)
-        if let png, let size = ScreenshotSize(pngSize) {
-            try HeadlessChromium.screenshot(of: document, to: png, size: size, dark: dark)
-        }
+        if let png { try HeadlessChromium.screenshot(of: document, to: png, size: pngSize, dark: dark) }
     }
 }
 
@@ -72,6 +67,17 @@ struct PreviewCommand: AsyncParsableCommand {
 struct ScreenshotSize {
     var width: Int
     var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// `--png-size`'s value; a usage error (exit 2) otherwise.
+    static func parse(_ text: String) throws -> ScreenshotSize {
+        guard let size = ScreenshotSize(text) else { throw ValidationError("--png-size takes WIDTHxHEIGHT, e.g. 430x2400.") }
+        return size
+    }
 
     init?(_ text: String) {
         let parts = text.lowercased().split(separator: "x")
