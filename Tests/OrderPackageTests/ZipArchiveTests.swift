@@ -38,7 +38,7 @@ struct ZipArchiveTests {
     }
 
     @Test("unzip reads what the writer writes")
-    func interoperates() throws {
+    func interoperates() async throws {
         let data = try Self.archive([("order.json", Data("{\"a\":1}".utf8)), ("images/logo.png", Data([1, 2, 3]))])
         let directory = try TemporaryDirectory.make("zip")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,7 +48,7 @@ struct ZipArchiveTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
         process.arguments = ["-q", file.path, "-d", directory.appendingPathComponent("out").path]
         try process.run()
-        process.waitUntilExit()
+        await process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(try Data(contentsOf: directory.appendingPathComponent("out/images/logo.png")) == Data([1, 2, 3]))
     }

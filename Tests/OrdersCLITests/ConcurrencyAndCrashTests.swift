@@ -39,7 +39,7 @@ struct ConcurrencyAndCrashTests {
         }
         var added: [String] = []
         for (process, output) in runs {
-            process.waitUntilExit()
+            await process.waitUntilExit()
             let line = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .newlines)
             #expect(process.terminationStatus == 0 || process.terminationStatus == 3, "\(line)")
             #expect(line.hasPrefix("added ") || line.hasPrefix("newerExisting "), "\(line)")
@@ -78,7 +78,7 @@ struct ConcurrencyAndCrashTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 0)
 
             let store = try repository()
@@ -92,7 +92,7 @@ struct ConcurrencyAndCrashTests {
                         .archiveSHA256 == stored.archiveSHA256)
             }
         }
-        let finish = try OrdersProcess.run(arguments, in: workspace.folder)
+        let finish = try await OrdersProcess.run(arguments, in: workspace.folder)
         #expect(finish.status == 0, "\(finish.stderr)")
         #expect(try await repository().orders(matching: OrderQuery(limit: 1000)).count == files.count)
     }

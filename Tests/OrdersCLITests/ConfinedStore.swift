@@ -44,7 +44,7 @@ struct ConfinedStore {
 
     /// Runs `orders arguments` with the store on a tmpfs of the seed's size plus `headroom` KiB
     /// (SQLite's 32 KiB `-shm` index lives there too), or on the seed's size remounted read-only.
-    func run(_ arguments: [String], headroom: Int = 0, readOnly: Bool = false) throws -> OrdersProcess.Result {
+    func run(_ arguments: [String], headroom: Int = 0, readOnly: Bool = false) async throws -> OrdersProcess.Result {
         let store = mountPoint.appendingPathComponent(Self.fileName).path
         let size = try seedKibibytes() + headroom + (readOnly ? 64 : 0)
         let script = """
@@ -63,7 +63,7 @@ struct ConfinedStore {
             ["--user", "--map-root-user", "--mount", "/bin/bash", "-c", script, result.path, mountPoint.path, seed.path]
             + [String(size), readOnly ? "1" : "0", OrdersProcess.binary.path]
             + arguments.map { $0 == Self.storePlaceholder ? store : $0 }
-        return try OrdersProcess.run(
+        return try await OrdersProcess.run(
             executable: URL(fileURLWithPath: "/usr/bin/unshare"), command, in: seed.deletingLastPathComponent(), timeout: 120)
     }
 

@@ -7,9 +7,9 @@ import Testing
 @Suite("orders owner and orders finance clients")
 struct ConsentCommandsTests {
     @Test("set-password reads the first line of standard input; the store keeps a bcrypt hash")
-    func setPassword() throws {
+    func setPassword() async throws {
         let workspace = try StoreWorkspace()
-        let set = try workspace.run(["owner", "set-password", "--cost", "4"], stdin: "correct horse battery\nignored\n")
+        let set = try await workspace.run(["owner", "set-password", "--cost", "4"], stdin: "correct horse battery\nignored\n")
         #expect(set.status == 0 && set.stdout == "owner password set; every session is signed out\n", "\(set.stderr)")
         let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
         #expect(database.range(of: Data("correct horse battery".utf8)) == nil)
@@ -18,25 +18,25 @@ struct ConsentCommandsTests {
     }
 
     @Test("a short password, no input, or a cost out of range: refused, nothing stored")
-    func refusals() throws {
+    func refusals() async throws {
         let workspace = try StoreWorkspace()
-        let short = try workspace.run(["owner", "set-password"], stdin: "short\n")
+        let short = try await workspace.run(["owner", "set-password"], stdin: "short\n")
         #expect(short.status == 1)
         #expect(
             short.stderr
                 == "orders: consent.unacceptablePassword: the password cannot be used: it must be 10–72 bytes long (it is 5)\n")
-        let none = try workspace.run(["owner", "set-password"], stdin: "")
+        let none = try await workspace.run(["owner", "set-password"], stdin: "")
         #expect(none.status == 2 && none.stderr.contains("no password was given on standard input"))
-        let cost = try workspace.run(["owner", "set-password", "--cost", "3"], stdin: "correct horse battery\n")
+        let cost = try await workspace.run(["owner", "set-password", "--cost", "3"], stdin: "correct horse battery\n")
         #expect(cost.status == 2 && cost.stderr.contains("--cost takes 4–31"))
-        let tooLong = try workspace.run(["owner", "set-password"], stdin: String(repeating: "p", count: 5_000) + "\n")
+        let tooLong = try await workspace.run(["owner", "set-password"], stdin: String(repeating: "p", count: 5_000) + "\n")
         #expect(tooLong.status == 2 && tooLong.stderr.contains("longer than 4096 bytes"))
     }
 
     @Test("clients create prints the id and the secret once; list shows status, never the secret; revoke ends it")
-    func clients() throws {
+    func clients() async throws {
         let workspace = try StoreWorkspace()
-        let created = try workspace.run([
+        let created = try await workspace.run([
             "finance", "clients", "create", "--name", "Budget", "--redirect-uri", "https://budget.example/cb", "--id",
             "com.example.budget",
         ])
@@ -44,38 +44,40 @@ struct ConsentCommandsTests {
         #expect(created.lines.first == "client_id: com.example.budget")
         let secret = try #require(created.lines.last?.split(separator: " ").last.map(String.init))
         #expect(secret.hasPrefix("wcs_") && created.stderr.contains("not shown again"))
-        let app = try workspace.run([
+        let app = try await workspace.run([
             "finance", "clients", "create", "--name", "App", "--redirect-uri", "com.example.app:/cb", "--public", "--json",
         ])
         #expect(app.status == 0 && app.stdout.contains(#""isPublic":true"#) && app.stdout.contains(#""clientSecret":null"#))
 
-        let listed = try workspace.run(["finance", "clients", "list"])
+        let listed = try await workspace.run(["finance", "clients", "list"])
         #expect(listed.lines.first?.hasPrefix("CLIENT") == true)
         #expect(listed.stdout.contains("com.example.budget") && listed.stdout.contains("confidential"))
         #expect(listed.stdout.contains("notDetermined") && !listed.stdout.contains(secret))
-        let json = try workspace.run(["finance", "clients", "list", "--json"])
+        let json = try await workspace.run(["finance", "clients", "list", "--json"])
         #expect(json.lines.count == 2 && !json.stdout.contains(secret))
         let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
         #expect(database.range(of: Data(secret.utf8)) == nil)
 
-        let duplicate = try workspace.run([
+        let duplicate = try await workspace.run([
             "finance", "clients", "create", "--name", "Again", "--redirect-uri", "https://x.example/cb", "--id",
             "com.example.budget",
         ])
         #expect(duplicate.status == 1 && duplicate.stderr.contains("consent.clientExists"))
-        let bad = try workspace.run(["finance", "clients", "create", "--name", "Bad", "--redirect-uri", "http://evil.example/cb"])
+        let bad = try await workspace.run([
+            "finance", "clients", "create", "--name", "Bad", "--redirect-uri", "http://evil.example/cb",
+        ])
         #expect(bad.status == 1 && bad.stderr.contains("consent.invalidClientRegistration"))
-        let missing = try workspace.run(["finance", "clients", "create", "--name", "None"])
+        let missing = try await workspace.run(["finance", "clients", "create", "--name", "None"])
         #expect(missing.status == 2 && missing.stderr.contains("--redirect-uri"))
 
-        let revoked = try workspace.run(["finance", "clients", "revoke", "com.example.budget"])
+        let revoked = try await workspace.run(["finance", "clients", "revoke", "com.example.budget"])
         #expect(revoked.status == 0 && revoked.stdout == "revoked com.example.budget\n")
-        let again = try workspace.run(["finance", "clients", "revoke", "com.example.budget"])
+        let again = try await workspace.run(["finance", "clients", "revoke", "com.example.budget"])
         #expect(again.status == 0 && again.stdout == "com.example.budget was already revoked\n")
-        #expect(
+        await #expect(
             try workspace.run(["access", "status", "--client", "com.example.budget"]).stdout.hasPrefix(
                 "com.example.budget: denied"))
-        let unknown = try workspace.run(["finance", "clients", "revoke", "com.example.none"])
+        let unknown = try await workspace.run(["finance", "clients", "revoke", "com.example.none"])
         #expect(unknown.status == 2 && unknown.stderr.contains("no client 'com.example.none' is registered"))
     }
 }

@@ -10,9 +10,9 @@ import WalletPostgres
 @Suite("orders --database (PostgreSQL)")
 struct DatabaseOptionTests {
     @Test("--store and --database together are a usage error (exit 2), nothing opened")
-    func bothLocations() throws {
+    func bothLocations() async throws {
         let workspace = try StoreWorkspace()
-        let result = try OrdersProcess.run(
+        let result = try await OrdersProcess.run(
             ["check", "--type", "t", "--id", "i", "--store", workspace.store, "--database", "postgres://u@/d?host=/nowhere"],
             in: workspace.folder)
         #expect(result.status == 2)
@@ -28,12 +28,12 @@ struct DatabaseOptionTests {
             ("postgres://wallet:SECRET@db.example/wallet?sslmode=sometimes", "sslmode must be one of"),
             ("postgres://wallet:SECRET@/wallet?host=/run/pg&sslmode=require", "cannot be used over a Unix socket"),
         ])
-    func malformedURL(_ url: String, _ reason: String) throws {
+    func malformedURL(_ url: String, _ reason: String) async throws {
         let folder = try TemporaryDirectory.make("orders-database")
         for (arguments, environment) in [
             (["list", "--database", url], [:]), (["list"], ["ORDERS_DATABASE": url]),
         ] {
-            let result = try OrdersProcess.run(arguments, environment: environment, in: folder)
+            let result = try await OrdersProcess.run(arguments, environment: environment, in: folder)
             #expect(result.status == 2)
             #expect(result.stderr.contains(reason), "\(result.stderr)")
             #expect(result.stderr.hasPrefix("orders: \(environment.isEmpty ? "--database" : "ORDERS_DATABASE") is not"))
@@ -42,9 +42,9 @@ struct DatabaseOptionTests {
     }
 
     @Test("a server that is not there is one line naming the database (no password), exit 2")
-    func unreachable() throws {
+    func unreachable() async throws {
         let folder = try TemporaryDirectory.make("orders-database")
-        let result = try OrdersProcess.run(
+        let result = try await OrdersProcess.run(
             ["list", "--database", "postgres://wallet:SECRET@/wallet?host=\(folder.path)"], in: folder, timeout: 60)
         #expect(result.status == 2)
         #expect(
@@ -64,26 +64,26 @@ struct DatabaseOptionTests {
         let identity = ["--type", TestOrderArchive.orderTypeIdentifier, "--id", "ORDER-1"]
 
         // A reader on an empty database: exit 2, and still no table.
-        let reader = try OrdersProcess.run(["check"] + identity + database, in: workspace.folder)
+        let reader = try await OrdersProcess.run(["check"] + identity + database, in: workspace.folder)
         #expect(reader.status == 2)
         #expect(reader.stderr.contains("holds no wallet store"), "\(reader.stderr)")
         #expect(try await Self.tableCount(url) == 0)
 
         let archive = try workspace.archive("a.order")
-        let added = try OrdersProcess.run(
+        let added = try await OrdersProcess.run(
             ["add", archive, "--trust-root", TestArchiveTable.testRoot.path] + database, in: workspace.folder)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.lines == ["added          \(archive)"])
 
         // The same through ORDERS_DATABASE.
-        let check = try OrdersProcess.run(
+        let check = try await OrdersProcess.run(
             ["check"] + identity, environment: ["ORDERS_DATABASE": url.redacted], in: workspace.folder)
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.hasPrefix("exists"))
-        let list = try OrdersProcess.run(["list"] + database, in: workspace.folder)
+        let list = try await OrdersProcess.run(["list"] + database, in: workspace.folder)
         #expect(list.status == 0)
         #expect(list.stdout.contains("ORDER-1"))
-        let doctor = try OrdersProcess.run(["doctor"] + database, in: workspace.folder)
+        let doctor = try await OrdersProcess.run(["doctor"] + database, in: workspace.folder)
         #expect(doctor.lines == ["ok \(url.redacted)"])
         #expect(try await Self.tableCount(url) > 10)
     }

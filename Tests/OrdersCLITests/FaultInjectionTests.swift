@@ -28,11 +28,12 @@ struct FaultInjectionTests {
         let workspace = try StoreWorkspace()
         let confined = try ConfinedStore(in: workspace.folder)
         let seeded = try (0..<2).map { try workspace.archive("seed\($0).order", orderIdentifier: "SEED-\($0)") }
-        let seeding = try OrdersProcess.run(["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root] + seeded)
+        let seeding = try await OrdersProcess.run(
+            ["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root] + seeded)
         #expect(seeding.status == 0, "\(seeding.stderr)")
         let files = try (0..<30).map { try workspace.archive("new\($0).order", orderIdentifier: "NEW-\($0)") }
 
-        let result = try confined.run(
+        let result = try await confined.run(
             ["add", "--yes", "--store", ConfinedStore.storePlaceholder, "--trust-root", Self.root] + files, headroom: 160)
         let acknowledged = Set(result.lines.filter { $0.hasPrefix("added ") }.compactMap { $0.split(separator: " ").last })
         // Per-file answers are on stdout, the summary on stderr.
@@ -69,11 +70,11 @@ struct FaultInjectionTests {
         let workspace = try StoreWorkspace()
         let confined = try ConfinedStore(in: workspace.folder)
         let sample = TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed.json").path
-        #expect(try OrdersProcess.run(["finance", "import", "--store", confined.seedStore, sample]).status == 0)
+        #expect(try await OrdersProcess.run(["finance", "import", "--store", confined.seedStore, sample]).status == 0)
         let feed = workspace.folder.appendingPathComponent("big.json")
         let ids = try FaultFeed.write(to: feed, batch: 1, transactions: 3_000)
 
-        let result = try confined.run(
+        let result = try await confined.run(
             ["finance", "import", "--store", ConfinedStore.storePlaceholder, feed.path], headroom: 64)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
@@ -82,7 +83,7 @@ struct FaultInjectionTests {
         #expect(try SQLiteBackend.check(at: confined.resultStore, full: true) == ["ok"])
         #expect(try await Self.transactions(ids, in: confined.resultStore) == 0)
         #expect(try await Self.transactions(FaultFeed.sampleIdentifiers, in: confined.resultStore) == 5)
-        let retried = try OrdersProcess.run(["finance", "import", "--store", confined.resultStore, feed.path])
+        let retried = try await OrdersProcess.run(["finance", "import", "--store", confined.resultStore, feed.path])
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(try await Self.transactions(ids, in: confined.resultStore) == ids.count)
     }
@@ -100,7 +101,7 @@ struct FaultInjectionTests {
         let before = try await backend.finance.historyBounds()
         try await backend.close()
 
-        let result = try confined.run(["finance", "compact", "--store", ConfinedStore.storePlaceholder], headroom: 48)
+        let result = try await confined.run(["finance", "compact", "--store", ConfinedStore.storePlaceholder], headroom: 48)
         #expect(result.status == 2, "\(result.stdout)")
         #expect(Self.problems(result).count == 1 && result.stderr.contains(Self.full), "\(result.stderr)")
 
@@ -108,7 +109,7 @@ struct FaultInjectionTests {
         let after = try SQLiteBackend(path: confined.resultStore)
         #expect(try await after.finance.historyBounds() == before)
         try await after.close()
-        let retried = try OrdersProcess.run(["finance", "compact", "--store", confined.resultStore])
+        let retried = try await OrdersProcess.run(["finance", "compact", "--store", confined.resultStore])
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(retried.stdout.hasPrefix("removed ") && !retried.stdout.hasPrefix("removed 0 "), "\(retried.stdout)")
     }
@@ -120,7 +121,8 @@ struct FaultInjectionTests {
         let first = try workspace.archive("v1.order", updatedAt: "2026-01-15T09:30:00Z")
         let newer = try workspace.archive("v2.order", updatedAt: "2026-01-16T09:30:00Z")
         #expect(
-            try OrdersProcess.run(["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root, first]).status == 0)
+            try await OrdersProcess.run(["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root, first]).status
+                == 0)
         let identifier = FullyQualifiedOrderIdentifier(
             orderTypeIdentifier: TestOrderArchive.orderTypeIdentifier, orderIdentifier: "ORDER-1")
         let backend = try SQLiteBackend(path: confined.seedStore)
@@ -128,7 +130,7 @@ struct FaultInjectionTests {
             OrderRegistration(deviceIdentifier: "device-1", pushToken: "token-1", order: identifier), at: Date())
         try await backend.close()
 
-        let result = try confined.run(
+        let result = try await confined.run(
             ["add", "--yes", "--store", ConfinedStore.storePlaceholder, "--trust-root", Self.root, newer], headroom: 36)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.lines.count == 1 && result.stdout.contains(Self.full), "\(result.stdout)")
@@ -138,7 +140,9 @@ struct FaultInjectionTests {
         #expect(try await after.orders.currentVersion(of: identifier)?.updatedAt.text == "2026-01-15T09:30:00Z")
         #expect(try await after.pushOutbox.pendingPushCount() == 0)
         try await after.close()
-        let retried = try OrdersProcess.run(["add", "--yes", "--store", confined.resultStore, "--trust-root", Self.root, newer])
+        let retried = try await OrdersProcess.run([
+            "add", "--yes", "--store", confined.resultStore, "--trust-root", Self.root, newer,
+        ])
         #expect(retried.status == 0, "\(retried.stderr)")
         let reopened = try SQLiteBackend(path: confined.resultStore)
         #expect(try await reopened.pushOutbox.pendingPushCount() == 1)
@@ -153,7 +157,8 @@ struct FaultInjectionTests {
         let confined = try ConfinedStore(in: workspace.folder)
         let archive = try workspace.archive("a.order")
         #expect(
-            try OrdersProcess.run(["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root, archive]).status == 0
+            try await OrdersProcess.run(["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root, archive])
+                .status == 0
         )
         let sample = TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed.json").path
         let arguments: [String] =
@@ -168,7 +173,7 @@ struct FaultInjectionTests {
             }
         let before = try confined.snapshot(of: confined.seed)
 
-        let result = try confined.run(arguments, readOnly: true)
+        let result = try await confined.run(arguments, readOnly: true)
         #expect(result.status == 2)
         #expect(Self.problems(result).count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the store cannot be written") && result.stderr.contains("Read-only file system"))

@@ -40,7 +40,7 @@ struct KilledProcessTests {
                 finished.resume()
             }
         }
-        process.waitUntilExit()
+        await process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 0)
         return try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
     }
@@ -93,7 +93,7 @@ struct KilledProcessTests {
         let workspace = try StoreWorkspace()
         let store = workspace.store
         let sample = TestArchiveTable.packageRoot.appendingPathComponent("Samples/finance-feed.json").path
-        #expect(try OrdersProcess.run(["finance", "import", "--store", store, sample]).status == 0)
+        #expect(try await OrdersProcess.run(["finance", "import", "--store", store, sample]).status == 0)
         var acknowledged: [[UUID]] = [FaultFeed.sampleIdentifiers]
         var random = SplitMix64(state: 24_11_2026)
         let clock = ContinuousClock()

@@ -7,7 +7,7 @@ import WalletOrders
 @Suite("orders link")
 struct LinkCommandTests {
     /// A store holding the full test order (with a token) and one without a token.
-    static func store() throws -> (folder: URL, store: String) {
+    static func store() async throws -> (folder: URL, store: String) {
         let folder = try TemporaryDirectory.make("link")
         let store = folder.appendingPathComponent("orders.sqlite").path
         let tokenless = folder.appendingPathComponent("tokenless.order")
@@ -15,17 +15,17 @@ struct LinkCommandTests {
             order["authenticationToken"] = nil
             order["webServiceURL"] = nil
         }.write(to: tokenless)
-        let added = try OrdersProcess.run(
+        let added = try await OrdersProcess.run(
             ["add", "--yes", "--store", store, "--trust-root", "pki/root.pem", "valid/full.order", tokenless.path])
         #expect(added.status == 0, "\(added.stderr)")
         return (folder, store)
     }
 
     @Test("prints the page's path, signed with the stored token; --base-url makes it absolute")
-    func link() throws {
-        let (folder, store) = try Self.store()
+    func link() async throws {
+        let (folder, store) = try await Self.store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try OrdersProcess.run(
+        let result = try await OrdersProcess.run(
             ["link", "--type", "order.com.example.shop", "--id", "ORDER-FULL-1", "--expires", "7d", "--store", store])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.lines.first)
@@ -37,7 +37,7 @@ struct LinkCommandTests {
             for: identifier, authenticationToken: "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b",
             expires: Date(timeIntervalSince1970: Double(expires)))
         #expect(line == expected.path)
-        let absolute = try OrdersProcess.run(
+        let absolute = try await OrdersProcess.run(
             [
                 "link", "--type", "order.com.example.shop", "--id", "ORDER-FULL-1", "--base-url", "https://orders.example.com/",
                 "--store", store,
@@ -48,17 +48,19 @@ struct LinkCommandTests {
     }
 
     @Test("not stored, or no authenticationToken: exit 1; a bad --expires or --base-url: exit 2")
-    func refusals() throws {
-        let (folder, store) = try Self.store()
+    func refusals() async throws {
+        let (folder, store) = try await Self.store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let unknown = try OrdersProcess.run(["link", "--type", "order.com.example.shop", "--id", "NOPE", "--store", store])
+        let unknown = try await OrdersProcess.run(["link", "--type", "order.com.example.shop", "--id", "NOPE", "--store", store])
         #expect(unknown.status == 1 && unknown.stderr.contains("is not in the store"))
-        let tokenless = try OrdersProcess.run(["link", "--type", "order.com.example.shop", "--id", "NO-TOKEN", "--store", store])
+        let tokenless = try await OrdersProcess.run([
+            "link", "--type", "order.com.example.shop", "--id", "NO-TOKEN", "--store", store,
+        ])
         #expect(tokenless.status == 1 && tokenless.stderr.contains("has no authenticationToken"))
         for arguments in [
             ["--expires", "2020-01-01"], ["--expires", "401d"], ["--expires", "soon"], ["--base-url", "ftp://x"],
         ] {
-            let result = try OrdersProcess.run(
+            let result = try await OrdersProcess.run(
                 ["link", "--type", "order.com.example.shop", "--id", "ORDER-FULL-1", "--store", store] + arguments)
             #expect(result.status == 2, "\(arguments)")
         }

@@ -52,7 +52,7 @@ struct MigrateCommandTests {
         let (accounts, cursor) = try await Self.populatedStore(at: path)
         let url = try await TestPostgres.newDatabase()
 
-        let result = try OrdersProcess.run(["migrate", "--from", "sqlite:\(path)", "--to", url.redacted], in: folder)
+        let result = try await OrdersProcess.run(["migrate", "--from", "sqlite:\(path)", "--to", url.redacted], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let rows = Dictionary(
             uniqueKeysWithValues: result.lines.map { line in
@@ -111,23 +111,23 @@ struct MigrateCommandTests {
         try await postgres.close()
 
         // The target holds data now: a second copy is refused and changes nothing.
-        let again = try OrdersProcess.run(["migrate", "--from", "sqlite:\(path)", "--to", url.redacted], in: folder)
+        let again = try await OrdersProcess.run(["migrate", "--from", "sqlite:\(path)", "--to", url.redacted], in: folder)
         #expect(again.status == 2)
         #expect(again.stderr.contains("already holds data (restrictions, clients, clientAccounts"), "\(again.stderr)")
         #expect(again.stdout.isEmpty)
     }
 
     @Test("usage: --from must be sqlite:PATH; a missing store or a bad URL is one line, exit 2, nothing created")
-    func usage() throws {
+    func usage() async throws {
         let folder = try TemporaryDirectory.make("orders-migrate")
         let missing = folder.appendingPathComponent("missing.sqlite").path
         let url = try #require(TestPostgres.url).redacted
-        let wrongScheme = try OrdersProcess.run(["migrate", "--from", missing, "--to", url], in: folder)
+        let wrongScheme = try await OrdersProcess.run(["migrate", "--from", missing, "--to", url], in: folder)
         #expect(wrongScheme.status == 2 && wrongScheme.stderr.contains("--from must be sqlite:PATH"))
-        let noStore = try OrdersProcess.run(["migrate", "--from", "sqlite:\(missing)", "--to", url], in: folder)
+        let noStore = try await OrdersProcess.run(["migrate", "--from", "sqlite:\(missing)", "--to", url], in: folder)
         #expect(noStore.status == 2 && noStore.stderr.contains("there is no store at"), "\(noStore.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
-        let badURL = try OrdersProcess.run(
+        let badURL = try await OrdersProcess.run(
             ["migrate", "--from", "sqlite:\(missing)", "--to", "postgres://u:SECRET@db:0/x"], in: folder)
         #expect(
             badURL.status == 2 && badURL.stderr.contains("--to is not a usable database URL") && !badURL.stderr.contains("SECRET")

@@ -20,10 +20,33 @@ struct OrdersProcess {
         in directory: URL = TestArchiveTable.directory,
         standardOutput: FileHandle? = nil,
         timeout: TimeInterval = 300
-    ) throws -> Result {
-        try run(
+    ) async throws -> Result {
+        try await run(
             executable: binary, arguments, environment: environment, stdinText: stdinText, in: directory,
             standardOutput: standardOutput, timeout: timeout)
+    }
+
+    /// ``runBlocking(executable:_:environment:stdinText:in:standardOutput:timeout:)`` on a thread
+    /// of its own (``BlockingWork``), so that waiting for the child holds none of the threads the
+    /// other tests' tasks run on.
+    static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
+        standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
+    ) async throws -> Result {
+        try await BlockingWork.run {
+            try runBlocking(
+                executable: executable, arguments, environment: environment, stdinText: stdinText, in: directory,
+                standardOutput: standardOutput, timeout: timeout)
+        }
+    }
+
+    /// ``run(_:environment:stdinText:in:standardOutput:timeout:)`` on the calling thread, for code
+    /// already on a thread of its own.
+    static func runBlocking(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL = TestArchiveTable.directory,
+        timeout: TimeInterval = 300
+    ) throws -> Result {
+        try runBlocking(executable: binary, arguments, environment: environment, in: directory, timeout: timeout)
     }
 
     /// Runs `executable`; a child still running after `timeout` seconds is killed (its status is
@@ -33,7 +56,7 @@ struct OrdersProcess {
     /// Standard output and standard error are drained at the same time, and `stdinText` is
     /// written meanwhile, so a child that fills one pipe while the test waits on another never
     /// blocks. Every pipe is closed before returning: hundreds of tests run in one process.
-    static func run(
+    static func runBlocking(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
         standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
     ) throws -> Result {

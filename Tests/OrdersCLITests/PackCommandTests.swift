@@ -11,22 +11,22 @@ struct PackCommandTests {
     static let signing = ["--certificate", "pki/order.pem", "--key", "pki/order.key", "--intermediate", "pki/wwdr.pem"]
 
     @Test("a packed folder verifies, and openssl cms -verify accepts its signature")
-    func packThenVerify() throws {
+    func packThenVerify() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("full.order")
-        let pack = try OrdersProcess.run(["pack", "sources/full"] + Self.signing + ["-o", output.path])
+        let pack = try await OrdersProcess.run(["pack", "sources/full"] + Self.signing + ["-o", output.path])
         #expect(pack.status == 0, "\(pack.stderr)")
         #expect(pack.stdout.hasPrefix("packed \(output.path) ("))
         #expect(pack.stderr.isEmpty)
 
-        let verify = try OrdersProcess.run(["verify", "--trust-root", "pki/root.pem", output.path])
+        let verify = try await OrdersProcess.run(["verify", "--trust-root", "pki/root.pem", output.path])
         #expect(verify.status == 0, "\(verify.stdout)")
 
-        let unzip = try OrdersProcess.run(
+        let unzip = try await OrdersProcess.run(
             executable: URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", output.path, "-d", "unpacked"], in: directory)
         #expect(unzip.status == 0)
-        let openssl = try OrdersProcess.run(
+        let openssl = try await OrdersProcess.run(
             executable: URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", "unpacked/signature", "-content", "unpacked/manifest.json",
@@ -37,7 +37,7 @@ struct PackCommandTests {
     }
 
     @Test("--signing-time makes the package reproducible; options change the signature form")
-    func reproducible() throws {
+    func reproducible() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var outputs: [Data] = []
@@ -45,7 +45,7 @@ struct PackCommandTests {
             ("a", [String]()), ("b", []), ("c", ["--signer-id", "key-id"]), ("d", ["--compression", "stored"]),
         ] {
             let path = directory.appendingPathComponent("\(name).order").path
-            let result = try OrdersProcess.run(
+            let result = try await OrdersProcess.run(
                 ["pack", "sources/small"] + Self.signing + ["--signing-time", "2026-01-15T10:00:00Z", "-o", path] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -53,19 +53,19 @@ struct PackCommandTests {
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0] != outputs[2])
         #expect(outputs[0] != outputs[3])
-        let verify = try OrdersProcess.run(
+        let verify = try await OrdersProcess.run(
             ["verify", "--trust-root", "pki/root.pem"]
                 + ["a", "c", "d"].map { directory.appendingPathComponent("\($0).order").path })
         #expect(verify.status == 0, "\(verify.stdout)")
     }
 
     @Test("a malformed order.json is packed, with each problem as a warning on stderr")
-    func warnsAboutOrderProblems() throws {
+    func warnsAboutOrderProblems() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"schemaVersion": 1}"#.utf8).write(to: directory.appendingPathComponent("order.json"))
         let output = directory.appendingPathComponent("x.order").path
-        let result = try OrdersProcess.run(["pack", directory.path] + Self.signing + ["-o", output])
+        let result = try await OrdersProcess.run(["pack", directory.path] + Self.signing + ["-o", output])
         #expect(result.status == 0)
         #expect(
             result.stderr.contains(
@@ -89,11 +89,11 @@ struct PackCommandTests {
                 "orders: cannot read certificate nope.pem: No such file or directory\n"
             ),
         ])
-    func failures(_ arguments: [String], _ message: String) throws {
+    func failures(_ arguments: [String], _ message: String) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.order").path
-        let result = try OrdersProcess.run(arguments + ["-o", output])
+        let result = try await OrdersProcess.run(arguments + ["-o", output])
         #expect(result.status == 2)
         #expect(result.stderr == message)
         #expect(!FileManager.default.fileExists(atPath: output))

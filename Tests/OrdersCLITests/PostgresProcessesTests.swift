@@ -41,7 +41,7 @@ struct PostgresProcessesTests {
         }
         var added: Set<String> = []
         for (index, (process, output)) in runs.enumerated() {
-            process.waitUntilExit()
+            await process.waitUntilExit()
             let errors = try String(contentsOf: workspace.folder.appendingPathComponent("p\(index).err"), encoding: .utf8)
             #expect(process.terminationStatus == 0 || process.terminationStatus == 3, "\(errors)")
             let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")

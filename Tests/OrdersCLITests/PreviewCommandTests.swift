@@ -12,8 +12,8 @@ struct PreviewCommandTests {
     }
 
     @Test("a valid archive: one self-contained page on stdout, exit 0")
-    func page() throws {
-        let result = try OrdersProcess.run(["preview"] + Self.trust + ["valid/full.order"])
+    func page() async throws {
+        let result = try await OrdersProcess.run(["preview"] + Self.trust + ["valid/full.order"])
         #expect(result.status == 0, "\(result.stderr)")
         let html = result.stdout
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -25,11 +25,11 @@ struct PreviewCommandTests {
     }
 
     @Test("--locale picks the order.strings table; -o writes the file")
-    func localeAndFile() throws {
+    func localeAndFile() async throws {
         let folder = try TemporaryDirectory.make("preview")
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("order.html")
-        let result = try OrdersProcess.run(
+        let result = try await OrdersProcess.run(
             ["preview", "--locale", "de-DE", "-o", target.path] + Self.trust + ["valid/localized.order"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -38,23 +38,24 @@ struct PreviewCommandTests {
     }
 
     @Test("an invalid archive gets the report on stderr and no page: exit 1")
-    func invalid() throws {
+    func invalid() async throws {
         let folder = try TemporaryDirectory.make("preview")
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("order.html")
-        let result = try OrdersProcess.run(["preview", "-o", target.path] + Self.trust + ["invalid/order-invalid-values.order"])
+        let result = try await OrdersProcess.run(
+            ["preview", "-o", target.path] + Self.trust + ["invalid/order-invalid-values.order"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("✗ invalid/order-invalid-values.order"))
         #expect(!FileManager.default.fileExists(atPath: target.path))
-        let untrusted = try OrdersProcess.run(["preview", "valid/full.order"])
+        let untrusted = try await OrdersProcess.run(["preview", "valid/full.order"])
         #expect(untrusted.status == 1 && untrusted.stderr.contains("signature.untrustedChain") && untrusted.stdout.isEmpty)
     }
 
     @Test("usage and I/O errors: exit 2")
-    func usage() throws {
-        #expect(try OrdersProcess.run(["preview"] + Self.trust + ["no-such.order"]).status == 2)
-        #expect(try OrdersProcess.run(["preview", "--png-size", "wide"] + Self.trust + ["valid/full.order"]).status == 2)
-        let noBrowser = try OrdersProcess.run(
+    func usage() async throws {
+        #expect(try await OrdersProcess.run(["preview"] + Self.trust + ["no-such.order"]).status == 2)
+        #expect(try await OrdersProcess.run(["preview", "--png-size", "wide"] + Self.trust + ["valid/full.order"]).status == 2)
+        let noBrowser = try await OrdersProcess.run(
             ["preview", "--png", "/tmp/never.png"] + Self.trust + ["valid/full.order"],
             environment: ["ORDERS_CHROMIUM": "/nonexistent/chromium"])
         #expect(noBrowser.status == 2)
@@ -62,7 +63,7 @@ struct PreviewCommandTests {
     }
 
     @Test("--png: a screenshot through headless Chromium, light and dark")
-    func screenshot() throws {
+    func screenshot() async throws {
         guard let chromium = Self.chromium else {
             #expect(ProcessInfo.processInfo.environment["ORDERS_REQUIRE_BROWSER"] != "1", "Chromium is required in CI")
             return
@@ -72,7 +73,7 @@ struct PreviewCommandTests {
         var images: [Data] = []
         for scheme in [[], ["--dark"]] {
             let png = folder.appendingPathComponent("order\(images.count).png")
-            let result = try OrdersProcess.run(
+            let result = try await OrdersProcess.run(
                 ["preview", "-o", folder.appendingPathComponent("order.html").path, "--png", png.path, "--png-size", "400x600"]
                     + scheme + Self.trust
                     + ["valid/basic.order"], environment: ["ORDERS_CHROMIUM": chromium])

@@ -8,8 +8,8 @@ struct VerifyCommandTests {
     static let trust = ["--trust-root", "pki/root.pem"]
 
     @Test("every TestArchives row gets its verdict, codes and exit status", arguments: TestArchiveTable.rows)
-    func row(_ row: TestArchiveTable.Row) throws {
-        let result = try OrdersProcess.run(["verify", "--json"] + Self.trust + row.options + [row.file])
+    func row(_ row: TestArchiveTable.Row) async throws {
+        let result = try await OrdersProcess.run(["verify", "--json"] + Self.trust + row.options + [row.file])
         #expect(result.status == (row.valid ? 0 : 1), "\(result.stderr)")
         let line = try #require(result.lines.first)
         #expect(result.lines.count == 1)
@@ -30,8 +30,9 @@ struct VerifyCommandTests {
     }
 
     @Test("JSON Lines: one object per file, keys sorted, facts filled in")
-    func jsonLines() throws {
-        let result = try OrdersProcess.run(["verify", "--json"] + Self.trust + ["valid/basic.order", "invalid/not-a-zip.order"])
+    func jsonLines() async throws {
+        let result = try await OrdersProcess.run(
+            ["verify", "--json"] + Self.trust + ["valid/basic.order", "invalid/not-a-zip.order"])
         #expect(result.status == 1)
         #expect(result.lines.count == 2)
         #expect(result.lines[0].hasPrefix(#"{"archiveSHA256":"#))
@@ -48,14 +49,14 @@ struct VerifyCommandTests {
     }
 
     @Test("the human report: ✓ with facts, ✗ with one line per problem and its path")
-    func humanReport() throws {
-        let valid = try OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order"])
+    func humanReport() async throws {
+        let valid = try await OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order"])
         #expect(valid.status == 0)
         #expect(
             valid.stdout
                 == "✓ valid/basic.order  order.com.example.shop / ORDER-123  updated 2026-01-15T09:30:00.125Z  team ABCDE12345\n")
 
-        let invalid = try OrdersProcess.run(["verify"] + Self.trust + ["invalid/order-invalid-values.order"])
+        let invalid = try await OrdersProcess.run(["verify"] + Self.trust + ["invalid/order-invalid-values.order"])
         #expect(invalid.status == 1)
         #expect(invalid.lines.first == "✗ invalid/order-invalid-values.order  order.com.example.shop / ORDER-123")
         #expect(
@@ -64,7 +65,7 @@ struct VerifyCommandTests {
             ))
         #expect(invalid.stderr.isEmpty)
 
-        let pass = try OrdersProcess.run(["verify"] + Self.trust + ["invalid/wallet-pass.order"])
+        let pass = try await OrdersProcess.run(["verify"] + Self.trust + ["invalid/wallet-pass.order"])
         #expect(
             pass.stdout.contains(
                 "archive.missingFile at order.json: the package has no order.json; this looks like a Wallet pass (pass.json), not an order"
@@ -72,14 +73,14 @@ struct VerifyCommandTests {
     }
 
     @Test("valid and invalid together exit 1; all valid exit 0")
-    func exitStatus() throws {
-        #expect(try OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "valid/full.order"]).status == 0)
-        #expect(try OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "invalid/empty.order"]).status == 1)
+    func exitStatus() async throws {
+        #expect(try await OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "valid/full.order"]).status == 0)
+        #expect(try await OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "invalid/empty.order"]).status == 1)
     }
 
     @Test("an unreadable file is an I/O error: message on stderr, exit 2, other files still reported")
-    func unreadableFile() throws {
-        let result = try OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "no/such.order"])
+    func unreadableFile() async throws {
+        let result = try await OrdersProcess.run(["verify"] + Self.trust + ["valid/basic.order", "no/such.order"])
         #expect(result.status == 2)
         #expect(result.stdout.hasPrefix("✓ valid/basic.order"))
         #expect(result.stderr == "orders: cannot read no/such.order: No such file or directory\n")
@@ -94,8 +95,8 @@ struct VerifyCommandTests {
             ["verify", "--no-such-option", "valid/basic.order"],
             ["frobnicate"],
         ])
-    func usageErrors(_ arguments: [String]) throws {
-        let result = try OrdersProcess.run(arguments)
+    func usageErrors(_ arguments: [String]) async throws {
+        let result = try await OrdersProcess.run(arguments)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("Error:") || result.stderr.contains("orders:"))
@@ -103,38 +104,39 @@ struct VerifyCommandTests {
     }
 
     @Test("a missing trust root file is an I/O error naming the file")
-    func missingTrustRoot() throws {
-        let result = try OrdersProcess.run(["verify", "--trust-root", "nope.pem", "valid/basic.order"])
+    func missingTrustRoot() async throws {
+        let result = try await OrdersProcess.run(["verify", "--trust-root", "nope.pem", "valid/basic.order"])
         #expect(result.status == 2)
         #expect(result.stderr == "orders: cannot read trust root nope.pem: No such file or directory\n")
     }
 
     @Test("ORDERS_TRUST_ROOTS adds roots like --trust-root")
-    func trustRootsFromEnvironment() throws {
-        let withoutRoot = try OrdersProcess.run(["verify", "--json", "valid/basic.order"])
+    func trustRootsFromEnvironment() async throws {
+        let withoutRoot = try await OrdersProcess.run(["verify", "--json", "valid/basic.order"])
         #expect(withoutRoot.status == 1)
         #expect(withoutRoot.stdout.contains("signature.untrustedChain"))
-        let withRoot = try OrdersProcess.run(
+        let withRoot = try await OrdersProcess.run(
             ["verify", "valid/basic.order"], environment: ["ORDERS_TRUST_ROOTS": "/nonexistent-is-skipped-if-empty::pki/root.pem"]
         )
         // A listed path that does not exist is an error, not silently skipped.
         #expect(withRoot.status == 2)
-        let good = try OrdersProcess.run(["verify", "valid/basic.order"], environment: ["ORDERS_TRUST_ROOTS": "pki/root.pem:"])
+        let good = try await OrdersProcess.run(
+            ["verify", "valid/basic.order"], environment: ["ORDERS_TRUST_ROOTS": "pki/root.pem:"])
         #expect(good.status == 0)
     }
 
     @Test("--help exits 0 and documents the exit codes")
-    func help() throws {
-        let result = try OrdersProcess.run(["verify", "--help"])
+    func help() async throws {
+        let result = try await OrdersProcess.run(["verify", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--at-signing-time"))
         #expect(result.stdout.contains("Exit status: 0 all valid, 1 any invalid, 2 usage or I/O error."))
     }
 
     @Test("works from any working directory")
-    func otherDirectory() throws {
+    func otherDirectory() async throws {
         let archive = TestArchiveTable.directory.appendingPathComponent("valid/basic.order").path
-        let result = try OrdersProcess.run(
+        let result = try await OrdersProcess.run(
             ["verify", "--trust-root", TestArchiveTable.testRoot.path, archive], in: URL(fileURLWithPath: "/"))
         #expect(result.status == 0)
     }

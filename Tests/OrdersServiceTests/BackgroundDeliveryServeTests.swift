@@ -93,7 +93,7 @@ struct BackgroundDeliveryServeTests {
     func registrationContract() async throws {
         let (wallet, store) = try await Self.wallet()
         let (_, token) = try await Self.client(0, of: wallet)
-        let server = try ServeProcess.start(store: store, arguments: ["--max-delivery-endpoints", "2"])
+        let server = try await ServeProcess.start(store: store, arguments: ["--max-delivery-endpoints", "2"])
         defer { server.stop() }
         let http = LoopbackClient(port: server.port)
         defer { Task { try? await http.shutdown() } }
@@ -181,7 +181,7 @@ struct BackgroundDeliveryServeTests {
     func unavailable() async throws {
         let (wallet, store) = try await Self.wallet()
         let (_, token) = try await Self.client(0, of: wallet)
-        let server = try ServeProcess.start(store: store, environment: ["ORDERS_DATA_TYPES": "orders"])
+        let server = try await ServeProcess.start(store: store, environment: ["ORDERS_DATA_TYPES": "orders"])
         defer { server.stop() }
         let http = LoopbackClient(port: server.port)
         defer { Task { try? await http.shutdown() } }
@@ -193,7 +193,7 @@ struct BackgroundDeliveryServeTests {
     func endToEnd() async throws {
         let (wallet, store) = try await Self.wallet()
         let (_, token) = try await Self.client(0, of: wallet)
-        let server = try ServeProcess.start(store: store, arguments: ["--allow-private-webhooks"])
+        let server = try await ServeProcess.start(store: store, arguments: ["--allow-private-webhooks"])
         defer { server.stop() }
         let http = LoopbackClient(port: server.port)
         defer { Task { try? await http.shutdown() } }
@@ -217,8 +217,8 @@ struct BackgroundDeliveryServeTests {
                     try await Self.transaction(in: 0, of: wallet)
                     let delivery = try #require(await receiver.wait(for: 1).first)
                     #expect(delivery.signatureValid && delivery.types == ["transactions"] && delivery.path == "/wallet")
-                    #expect(try Self.pythonVerifier(delivery, secret: secret) == "True")
-                    #expect(try Self.pythonVerifier(delivery, secret: secret + "x") == "False")
+                    await #expect(try Self.pythonVerifier(delivery, secret: secret) == "True")
+                    await #expect(try Self.pythonVerifier(delivery, secret: secret + "x") == "False")
 
                     #expect(await redirecting.wait(for: 1).count == 1)
                     let failed = try await Self.waitForEndpoints(http, token: token) { endpoints in
@@ -236,7 +236,7 @@ struct BackgroundDeliveryServeTests {
     }
 
     /// Runs the Python verifier of docs/background-delivery.md, as written, on a delivery.
-    static func pythonVerifier(_ delivery: WebhookReceiver.Delivery, secret: String) throws -> String {
+    static func pythonVerifier(_ delivery: WebhookReceiver.Delivery, secret: String) async throws -> String {
         let doc = try String(
             contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("docs/background-delivery.md"), encoding: .utf8)
         let start = try #require(doc.range(of: "```python\n"))
@@ -256,8 +256,8 @@ struct BackgroundDeliveryServeTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        await process.waitUntilExit()  // one short line: it fits the pipe's buffer
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -292,7 +292,8 @@ struct BackgroundDeliveryServeTests {
                 receiver.trust(try #require(enabled.secret))
             }
             for round in 0..<rounds {
-                let server = try ServeProcess.start(store: store, arguments: ["--allow-private-webhooks", "--outbox-lease", "2"])
+                let server = try await ServeProcess.start(
+                    store: store, arguments: ["--allow-private-webhooks", "--outbox-lease", "2"])
                 // Three kinds of kill, drawn from the seed: at a random moment within three seconds
                 // of the import (before the claim, or between claim and send); while the receiver
                 // holds the request (sent, not answered); just after it answered (answered, maybe
@@ -309,12 +310,12 @@ struct BackgroundDeliveryServeTests {
                     await receiver.wait(forPath: "/\(round)")
                     try await Task.sleep(for: .milliseconds(afterAnswer))
                 }
-                server.stop(signal: SIGKILL)
+                await server.stop(signal: SIGKILL)
                 let before = receiver.received.filter { $0.path == "/\(round)" }.count
-                let restarted = try ServeProcess.start(
+                let restarted = try await ServeProcess.start(
                     store: store, arguments: ["--allow-private-webhooks", "--outbox-lease", "2"])
                 let endpoint = try await Self.waitUntilDelivered(round, wallet: wallet)
-                restarted.stop()
+                await restarted.stop()
                 let seen = receiver.received.filter { $0.path == "/\(round)" }
                 #expect(!seen.isEmpty, "round \(round): kill of kind \(kind)")
                 #expect(seen.allSatisfy { $0.signatureValid })
@@ -356,8 +357,8 @@ struct BackgroundDeliveryServeTests {
                     for: [.transactions], frequency: .hourly, url: "http://127.0.0.1:\(port)/\(index)")
                 receiver.trust(try #require(enabled.secret))
             }
-            let a = try ServeProcess.start(database: url.redacted, arguments: ["--allow-private-webhooks"])
-            let b = try ServeProcess.start(database: url.redacted, arguments: ["--allow-private-webhooks"])
+            let a = try await ServeProcess.start(database: url.redacted, arguments: ["--allow-private-webhooks"])
+            let b = try await ServeProcess.start(database: url.redacted, arguments: ["--allow-private-webhooks"])
             defer {
                 a.stop()
                 b.stop()

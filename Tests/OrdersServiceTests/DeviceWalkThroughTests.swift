@@ -30,7 +30,7 @@ struct DeviceWalkThroughTests {
 
     @Test("register → merchant PUTs a newer version → one background push → tag → 200 → 304")
     func walkThrough() async throws {
-        let tls = try TestTLS.make()
+        let tls = try await TestTLS.make()
         let fake = FakeAPNs()
         let fixture = try await ServiceFixture.make()
         let key = try await fixture.wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
@@ -102,7 +102,7 @@ struct DeviceWalkThroughTests {
 
     @Test("410 removes the registration; 429 and 500 are retried; a 400 is dropped")
     func apnsAnswers() async throws {
-        let tls = try TestTLS.make()
+        let tls = try await TestTLS.make()
         let fake = FakeAPNs()
         try await fake.run(credentials: tls, requireClientCertificate: true) { port in
             let client = try Self.apns(port: port, authentication: try Self.certificate(tls))
@@ -147,7 +147,7 @@ struct DeviceWalkThroughTests {
 
     @Test("token authentication: an ES256 JWT the key's public half verifies, with kid and iss")
     func tokenAuthentication() async throws {
-        let tls = try TestTLS.make()
+        let tls = try await TestTLS.make()
         let fake = FakeAPNs()
         try await fake.run(credentials: tls, requireClientCertificate: false) { port in
             let client = try Self.apns(
@@ -181,7 +181,7 @@ struct DeviceWalkThroughTests {
         let der = DERNode.constructed(tag: 0x30, children: [integer(raw.prefix(32)), integer(raw.suffix(32))]).encoded
         try Data(der).write(to: tls.folder.appendingPathComponent("jwt.sig"))
         try Data("\(parts[0]).\(parts[1])".utf8).write(to: tls.folder.appendingPathComponent("jwt.input"))
-        let verified = try TestTLS.opensslStatus(
+        let verified = try await TestTLS.opensslStatus(
             ["dgst", "-sha256", "-verify", tls.p8PublicKey.path, "-signature", "jwt.sig", "jwt.input"], in: tls.folder)
         #expect(verified == 0)
     }

@@ -100,34 +100,34 @@ struct TestTLS {
         get throws { try TestArchiveTable.data("pki/order.pem") + TestArchiveTable.data("pki/wwdr.pem") }
     }
 
-    static func make() throws -> TestTLS {
+    static func make() async throws -> TestTLS {
         let tls = TestTLS(folder: try TemporaryDirectory.make("tls"))
         let root = TestArchiveTable.directory.appendingPathComponent("pki")
         let extensions = tls.folder.appendingPathComponent("san.cnf")
         try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".utf8).write(to: extensions)
-        try openssl([
+        try await openssl([
             "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", tls.serverKey.path, "-subj", "/CN=127.0.0.1",
             "-out", tls.folder.appendingPathComponent("server.csr").path,
         ])
-        try openssl([
+        try await openssl([
             "x509", "-req", "-in", tls.folder.appendingPathComponent("server.csr").path,
             "-CA", root.appendingPathComponent("root.pem").path, "-CAkey", root.appendingPathComponent("root.key").path,
             "-CAserial", tls.folder.appendingPathComponent("root.srl").path, "-CAcreateserial", "-days", "2", "-extfile",
             extensions.path, "-out", tls.serverCertificate.path,
         ])
-        try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", tls.p8.path])
-        try openssl(["pkey", "-in", tls.p8.path, "-pubout", "-out", tls.p8PublicKey.path])
+        try await openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", tls.p8.path])
+        try await openssl(["pkey", "-in", tls.p8.path, "-pubout", "-out", tls.p8PublicKey.path])
         return tls
     }
 
     /// Runs the openssl tool; its output is discarded, a failure throws.
-    static func openssl(_ arguments: [String]) throws {
-        let status = try opensslStatus(arguments)
+    static func openssl(_ arguments: [String]) async throws {
+        let status = try await opensslStatus(arguments)
         guard status == 0 else { throw ServeProcessError(message: "openssl \(arguments.first ?? "") exited \(status)") }
     }
 
     /// Runs the openssl tool and returns its exit status.
-    static func opensslStatus(_ arguments: [String], in folder: URL? = nil) throws -> Int32 {
+    static func opensslStatus(_ arguments: [String], in folder: URL? = nil) async throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
@@ -135,7 +135,7 @@ struct TestTLS {
         process.standardError = FileHandle.nullDevice
         if let folder { process.currentDirectoryURL = folder }
         try process.run()
-        process.waitUntilExit()
+        await process.waitUntilExit()
         return process.terminationStatus
     }
 }

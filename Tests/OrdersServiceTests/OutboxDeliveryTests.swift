@@ -34,14 +34,14 @@ struct OutboxDeliveryTests {
         // The save commits its outbox row; no process is draining (as if the server died).
         _ = try await fixture.wallet.orders.saveOrder(signedArchive: fixture.shopV2)
         #expect(try await fixture.wallet.backend.pushOutbox.pendingPushCount() == 1)
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         var pending = 1
         for _ in 0..<500 where pending > 0 {
             try await Task.sleep(for: .milliseconds(20))
             pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
         }
         #expect(pending == 0)
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
         #expect(server.standardError.contains("would push"), "\(server.standardError.suffix(1000))")
         #expect(server.standardError.contains("apns.topic=\(ServiceFixture.shopType)"))
     }
@@ -50,24 +50,24 @@ struct OutboxDeliveryTests {
     func killedBetweenCommitAndPush() async throws {
         let fixture = try await Self.registeredFixture()
         let key = try await fixture.wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
-        let first = try ServeProcess.start(store: fixture.storePath)
+        let first = try await ServeProcess.start(store: fixture.storePath)
         let client = LoopbackClient(port: first.port)
         let put = try await client.send(
             .put, "/api/v1/orders",
             headers: [.authorization: "Bearer \(key.token)", .contentType: "application/vnd.apple.finance.order"],
             body: fixture.shopV2)
         // The drainer polls once a second: the process dies with the push committed, not sent.
-        #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
+        await #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
         try await client.shutdown()
         #expect(put.status == .ok)
-        let second = try ServeProcess.start(store: fixture.storePath)
+        let second = try await ServeProcess.start(store: fixture.storePath)
         var pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
         // A push the dead process had claimed waits for its lease (60 s) to end.
         for _ in 0..<4500 where pending > 0 {
             try await Task.sleep(for: .milliseconds(20))
             pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
         }
-        #expect(second.stop() == 0)
+        await #expect(second.stop() == 0)
         #expect(pending == 0)
         let pushes = [first.standardError, second.standardError].map { $0.components(separatedBy: "would push").count - 1 }
         #expect(pushes.reduce(0, +) == 1, "delivered exactly once: \(pushes)")

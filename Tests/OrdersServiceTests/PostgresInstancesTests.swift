@@ -37,8 +37,8 @@ struct PostgresInstancesTests {
     @Test("a device registered through one instance hears of a version saved through the other, exactly once")
     func pushAcrossInstances() async throws {
         let (url, wallet, key) = try await Self.database()
-        let a = try ServeProcess.start(database: url.redacted)
-        let b = try ServeProcess.start(database: url.redacted)
+        let a = try await ServeProcess.start(database: url.redacted)
+        let b = try await ServeProcess.start(database: url.redacted)
         let (clientA, clientB) = (LoopbackClient(port: a.port), LoopbackClient(port: b.port))
         let registered = try await clientA.send(
             .post, Self.registration,
@@ -59,7 +59,8 @@ struct PostgresInstancesTests {
         #expect(pending == 0)
         // Stopping waits for each drainer's claim in flight: a second send of the push, if any
         // drainer had claimed it too, is logged before its process exits.
-        #expect(a.stop() == 0 && b.stop() == 0)
+        let (stoppedA, stoppedB) = (await a.stop(), await b.stop())
+        #expect(stoppedA == 0 && stoppedB == 0)
         #expect(Self.pushes([a, b]).reduce(0, +) == 1, "sent exactly once: \(Self.pushes([a, b]))")
         // The device, asking either instance, gets the new version.
         try await clientA.shutdown()
@@ -69,8 +70,8 @@ struct PostgresInstancesTests {
     @Test("kill -9 of an instance in the middle of saves leaves whole versions only; the other delivers the pushes")
     func killedMidSave() async throws {
         let (url, wallet, key) = try await Self.database()
-        let a = try ServeProcess.start(database: url.redacted)
-        let b = try ServeProcess.start(database: url.redacted)
+        let a = try await ServeProcess.start(database: url.redacted)
+        let b = try await ServeProcess.start(database: url.redacted)
         _ = try await wallet.webService.register(
             deviceIdentifier: "phone", pushToken: ServiceFixture.pushToken,
             for: FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1"),
@@ -90,7 +91,7 @@ struct PostgresInstancesTests {
         }
         // Killed once a few saves were answered, while the next ones are on their way.
         for _ in 0..<1500 where progress.load(ordering: .relaxed) < 5 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(a.stop(signal: SIGKILL) == 128 + SIGKILL)
+        await #expect(a.stop(signal: SIGKILL) == 128 + SIGKILL)
         await saving.value
         let answered = progress.load(ordering: .relaxed)
         try? await clientA.shutdown()
@@ -114,6 +115,6 @@ struct PostgresInstancesTests {
             pending = try await wallet.backend.pushOutbox.pendingPushCount()
         }
         #expect(pending == 0)
-        #expect(b.stop() == 0)
+        await #expect(b.stop() == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestArchiveTable
 
 /// A plain TCP connection to a server on loopback, for what an HTTP client will not do: send a
 /// request a byte at a time, stop in the middle of the headers, or stream a body past every cap.
@@ -142,12 +143,10 @@ final class RawConnection: @unchecked Sendable {
         return text
     }
 
-    /// `work` on a thread of its own: a blocking read must not hold one of the few threads the
-    /// server under test needs to answer it.
+    /// `work` on a thread of its own (``BlockingWork``): a blocking read must not hold one of the
+    /// few threads the server under test needs to answer it.
     static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+        await BlockingWork.run(work)
     }
 
     /// The status code of the response's first line, or nil if none arrives in time.
@@ -163,6 +162,31 @@ final class RawConnection: @unchecked Sendable {
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
         return Int(parts[1])
+    }
+}
+
+/// The blocking reads again, for tasks: the same names, awaited, on a thread of their own
+/// (``RawConnection/offThread(_:)``). In an async function the compiler picks these, so a test
+/// cannot block the threads the servers under test answer on by forgetting to move a read off them.
+extension RawConnection {
+    func isClosedByServer(within seconds: Int) async -> Bool {
+        await Self.offThread { self.isClosedByServer(within: seconds) }
+    }
+
+    func isReleasedByServer(within seconds: Double) async -> Bool {
+        await Self.offThread { self.isReleasedByServer(within: seconds) }
+    }
+
+    func response() async -> (status: Int, headers: [String: String], body: [UInt8])? {
+        await Self.offThread { self.response() }
+    }
+
+    func read(until marker: String) async -> String? {
+        await Self.offThread { self.read(until: marker) }
+    }
+
+    func responseStatus() async -> Int? {
+        await Self.offThread { self.responseStatus() }
     }
 }
 

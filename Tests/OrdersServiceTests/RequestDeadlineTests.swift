@@ -13,7 +13,7 @@ struct RequestDeadlineTests {
     func trickling() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
         let key = try await fixture.wallet.createAPIKey(name: "slow", orderTypes: [ServiceFixture.shopType])
-        let server = try ServeProcess.start(
+        let server = try await ServeProcess.start(
             store: fixture.storePath, arguments: ["--request-timeout", "3", "--idle-timeout", "600"],
             environment: ["ORDERS_LOG_LEVEL": "error"])
         defer { _ = server.stop() }
@@ -43,12 +43,13 @@ struct RequestDeadlineTests {
             for connection in bodies + logs + heads { connection.send("a") }
             let client = try RawConnection(port: port)
             client.send(ServiceUnderLoadTests.health)
-            if client.responseStatus() == 200 { answered += 1 }
+            if await client.responseStatus() == 200 { answered += 1 }
             try await Task.sleep(for: .milliseconds(500))
         }
         #expect(answered == rounds)
         for (name, group) in [("bodies", bodies), ("log bodies", logs), ("heads", heads)] {
-            let closed = group.filter { $0.isClosedByServer(within: 1) }.count
+            var closed = 0
+            for connection in group where await connection.isClosedByServer(within: 1) { closed += 1 }
             #expect(closed == group.count, "\(name): \(closed) of \(group.count) closed")
         }
         #expect(!server.standardError.contains(" error "), "\(server.standardError.suffix(2000))")

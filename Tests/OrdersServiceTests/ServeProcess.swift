@@ -30,8 +30,8 @@ final class ServeProcess: @unchecked Sendable {
     /// `standardErrorUnread`, standard error is a pipe that nobody drains (a log reader that hung).
     static func start(
         store: String, arguments: [String] = [], environment: [String: String] = [:], standardErrorUnread: Bool = false
-    ) throws -> ServeProcess {
-        try start(
+    ) async throws -> ServeProcess {
+        try await start(
             location: ["--store", store], arguments: arguments, environment: environment,
             standardErrorUnread: standardErrorUnread)
     }
@@ -39,12 +39,22 @@ final class ServeProcess: @unchecked Sendable {
     /// Starts `orders serve` on a PostgreSQL database (`--database URL`), trusting the test root.
     static func start(
         database: String, arguments: [String] = [], environment: [String: String] = [:]
-    ) throws -> ServeProcess {
-        try start(location: ["--database", database], arguments: arguments, environment: environment)
+    ) async throws -> ServeProcess {
+        try await start(location: ["--database", database], arguments: arguments, environment: environment)
     }
 
+    /// Waiting for the port happens on a thread of its own (``BlockingWork``).
     private static func start(
         location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool = false
+    ) async throws -> ServeProcess {
+        try await BlockingWork.run {
+            try startBlocking(
+                location: location, arguments: arguments, environment: environment, standardErrorUnread: standardErrorUnread)
+        }
+    }
+
+    private static func startBlocking(
+        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool
     ) throws -> ServeProcess {
         let folder = try TemporaryDirectory.make("serve-process")
         let stdoutURL = folder.appendingPathComponent("stdout")
@@ -93,7 +103,11 @@ final class ServeProcess: @unchecked Sendable {
 
     /// `orders serve ARGUMENTS` expected to fail before it serves: its exit status and standard
     /// error.
-    static func failing(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, standardError: String) {
+    static func failing(_ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, standardError: String) {
+        try await BlockingWork.run { try failingBlocking(arguments, in: folder) }
+    }
+
+    private static func failingBlocking(_ arguments: [String], in folder: URL?) throws -> (status: Int32, standardError: String) {
         let process = Process()
         process.executableURL = OrdersBinary.url
         process.currentDirectoryURL = folder
@@ -120,6 +134,12 @@ final class ServeProcess: @unchecked Sendable {
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         exitStatus = status
         return status
+    }
+
+    /// ``stop(signal:patience:)`` from a task, waiting on a thread of its own.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, patience: TimeInterval = 30) async -> Int32 {
+        await BlockingWork.run { self.stop(signal: signal, patience: patience) }
     }
 
     deinit {

@@ -40,7 +40,7 @@ struct ServiceAbuseTests {
     @Test("a device-log flood writes at most one bounded line per request, at a bounded rate, and counts the rest")
     func logFlood() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
         let start = Date()
         // 100 empty strings (the 400-byte amplifier), then 60 KB bodies, from one address.
@@ -98,7 +98,7 @@ struct ServiceAbuseTests {
     @Test("device GETs during a device-log flood: the median within 5× of idle")
     func latencyUnderLogFlood() async throws {
         let fixture = try await ServiceFixture.make()
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
         let port = server.port
         _ = try Self.deviceLatencies(port: port, count: 200)  // warm-up: the archive cache, the connection
@@ -155,7 +155,7 @@ struct ServiceAbuseTests {
     @Test("a log nobody reads never stops the service: lines are dropped and counted, SIGTERM still exits")
     func unreadLog() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(
+        let server = try await ServeProcess.start(
             store: fixture.storePath, arguments: ["--shutdown-timeout", "2"], standardErrorUnread: true)
         let port = server.port
         // Request lines (about 130 bytes each) until the pipe (64 KiB) and the buffer (1 MiB) are
@@ -197,9 +197,9 @@ struct ServiceAbuseTests {
         slow.send(
             "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 + "POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n[")
-        #expect(slow.response()?.status == 200)
+        await #expect(slow.response()?.status == 200)
         let stopping = clock.now
-        let status = server.stop(patience: 20)
+        let status = await server.stop(patience: 20)
         let took = clock.now - stopping
         #expect(status == 0, "exit status \(status)")
         #expect(took < .seconds(7), "stopped in \(took)")
@@ -220,7 +220,7 @@ struct ServiceAbuseTests {
         let fixture = try await ServiceFixture.make()
         let key = try await fixture.wallet.createAPIKey(name: "forge", orderTypes: [ServiceFixture.shopType])
         // trace: every line any library writes, request paths included.
-        let server = try ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "trace"])
+        let server = try await ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "trace"])
         defer { _ = server.stop() }
         let shop = ServiceFixture.shopType
         let auth = ["Authorization": "AppleOrder \(ServiceFixture.token)"]
@@ -280,7 +280,7 @@ struct ServiceAbuseTests {
     @Test("a registration flood is refused at the door: identifiers, tokens, caps and rate; the store stays small")
     func registrationFlood() async throws {
         let fixture = try await ServiceFixture.make()
-        let server = try ServeProcess.start(
+        let server = try await ServeProcess.start(
             store: fixture.storePath, arguments: ["--max-devices-per-order", "20", "--max-orders-per-device", "2"])
         defer { _ = server.stop() }
         let port = server.port
@@ -367,7 +367,7 @@ struct ServiceAbuseTests {
     @Test("malformed chunked bodies are the client's 400, logged at debug only; the connection is closed")
     func chunkedGarbage() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
         for (name, request) in [
             ("a chunk size that is not hex", "Transfer-Encoding: chunked\r\n\r\nzz\r\n[]\r\n0\r\n\r\n"),
@@ -376,11 +376,11 @@ struct ServiceAbuseTests {
         ] {
             let connection = try RawConnection(port: server.port)
             connection.send("POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\n" + request)
-            let answer = connection.response()
+            let answer = await connection.response()
             let body = String(decoding: answer?.body ?? [], as: UTF8.self)
             #expect(answer?.status == 400, "\(name): \(answer?.status ?? 0)")
             #expect(body.contains(#""code":"request.malformed""#), "\(name)")
-            #expect(connection.isReleasedByServer(within: 5), "\(name): the connection stays open")
+            #expect(await connection.isReleasedByServer(within: 5), "\(name): the connection stays open")
         }
         let log = server.standardError
         #expect(!log.contains(" error ") && !log.contains("internal"), "\(log)")

@@ -27,7 +27,7 @@ struct ServiceConformanceTests {
     func builtBinary() async throws {
         let fixture = try await ServiceFixture.make()
         let key = try await fixture.wallet.createAPIKey(name: "test", orderTypes: [ServiceFixture.shopType])
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         let client = LoopbackClient(port: server.port)
         var conformance = Conformance(client: client, fixture: fixture, apiKey: key.token)
         do {
@@ -37,7 +37,7 @@ struct ServiceConformanceTests {
             throw error
         }
         try await client.shutdown()
-        #expect(server.stop() == 0, "SIGTERM should drain and exit 0: \(server.standardError.suffix(2000))")
+        await #expect(server.stop() == 0, "SIGTERM should drain and exit 0: \(server.standardError.suffix(2000))")
     }
 }
 
@@ -82,15 +82,15 @@ struct ServeStartTests {
     @Test("a port already in use is one line and exit 2, and the running server is untouched")
     func portInUse() async throws {
         let fixture = try await ServiceFixture.make()
-        let first = try ServeProcess.start(store: fixture.storePath)
-        let (status, message) = try ServeProcess.failing(["--store", fixture.storePath, "--port", String(first.port)])
+        let first = try await ServeProcess.start(store: fixture.storePath)
+        let (status, message) = try await ServeProcess.failing(["--store", fixture.storePath, "--port", String(first.port)])
         #expect(status == 2)
         #expect(message == "orders: cannot listen on 127.0.0.1:\(first.port): Address already in use\n", "\(message)")
         let client = LoopbackClient(port: first.port)
         let health = try await client.send(.get, "/health", headers: [:], body: nil)
         try await client.shutdown()
         #expect(health.status == .ok)
-        #expect(first.stop() == 0)
+        await #expect(first.stop() == 0)
     }
 
     @Test(
@@ -108,12 +108,12 @@ struct ServeStartTests {
                 "garbage.pem holds no PEM private key"
             ),
         ])
-    func unusableCredentials(_ options: [String], expected: String) throws {
+    func unusableCredentials(_ options: [String], expected: String) async throws {
         let folder = try TemporaryDirectory.make("serve-credentials")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not a certificate".utf8).write(to: folder.appendingPathComponent("garbage.pem"))
         let store = folder.appendingPathComponent("new.sqlite").path
-        let (status, message) = try ServeProcess.failing(["--store", store, "--port", "0"] + options, in: folder)
+        let (status, message) = try await ServeProcess.failing(["--store", store, "--port", "0"] + options, in: folder)
         #expect(status == 2)
         #expect(
             message.hasPrefix("orders: ") && message.contains(expected) && message.split(separator: "\n").count == 1, "\(message)"
@@ -127,8 +127,8 @@ struct ServeTransportTests {
     @Test("--tls-certificate/--tls-key serve HTTPS, and say so on the first line")
     func https() async throws {
         let fixture = try await ServiceFixture.make()
-        let tls = try TestTLS.make()
-        let server = try ServeProcess.start(
+        let tls = try await TestTLS.make()
+        let server = try await ServeProcess.start(
             store: fixture.storePath,
             arguments: ["--tls-certificate", tls.serverCertificate.path, "--tls-key", tls.serverKey.path])
         #expect(server.firstLine == "listening on https://127.0.0.1:\(server.port)")
@@ -140,7 +140,7 @@ struct ServeTransportTests {
             HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/health"), timeout: .seconds(30))
         try await http.shutdown()
         #expect(response.status.code == 200)
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
     }
 
     @Test("a connection idle past the timeout is closed by the server")
@@ -152,7 +152,7 @@ struct ServeTransportTests {
             let connection = try RawConnection(port: try #require(client.port))
             // Send nothing; the server closes the connection: read returns 0 (end of stream).
             let start = ContinuousClock.now
-            #expect(connection.isClosedByServer(within: 5), "the server closed the idle connection")
+            #expect(await connection.isClosedByServer(within: 5), "the server closed the idle connection")
             #expect(ContinuousClock.now - start < .seconds(4))
         }
     }
@@ -164,7 +164,7 @@ struct WireConformanceTests {
     @Test("Host: missing or repeated is 400 (RFC 9112 §3.2); present once, served")
     func host() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
         let connection = try RawConnection(port: server.port)
         let missing = connection.exchange("GET", "/health", host: nil)
@@ -177,7 +177,7 @@ struct WireConformanceTests {
     @Test("a request line or header past the decoder's limits is 400, and the server lets go of the connection")
     func oversizedRequestLine() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(store: fixture.storePath)
+        let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
         for request in [
             "GET /" + String(repeating: "a", count: 100_000) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
@@ -185,16 +185,16 @@ struct WireConformanceTests {
         ] {
             let connection = try RawConnection(port: server.port)
             connection.send(request)
-            #expect(connection.responseStatus() == 400)
+            await #expect(connection.responseStatus() == 400)
             // Not only half-closed: a client that never closes must not keep the socket.
-            #expect(connection.isReleasedByServer(within: 6))
+            #expect(await connection.isReleasedByServer(within: 6))
         }
     }
 
     @Test("request ids are random: 200 of them share no prefix and follow no sequence")
     func randomRequestIdentifiers() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
+        let server = try await ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
         defer { _ = server.stop() }
         let connection = try RawConnection(port: server.port)
         let identifiers = (0..<200).compactMap { _ in connection.exchange("GET", "/health")?.headers["x-request-id"] }

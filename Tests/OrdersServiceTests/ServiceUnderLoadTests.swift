@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestArchiveTable
 import Testing
 
 /// The built `orders serve` under clients that misbehave on purpose: hundreds of slow
@@ -10,32 +11,17 @@ import Testing
 struct ServiceUnderLoadTests {
     static let health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
-    /// Runs `body` on `count` threads at once (blocking sockets stay off the cooperative pool)
-    /// and returns what each returned.
-    static func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        let results = Mutex([T?](repeating: nil, count: count))
-        let group = DispatchGroup()
-        for index in 0..<count {
-            DispatchQueue.global().async(group: group) {
-                let result = body(index)
-                results.withLock { $0[index] = result }
-            }
-        }
-        group.wait()
-        return results.withLock { $0.compactMap { $0 } }
-    }
-
     @Test("400 slow clients: others are still answered, each slow one is closed at the idle timeout, memory is bounded")
     func slowClients() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
-        let server = try ServeProcess.start(
+        let server = try await ServeProcess.start(
             store: fixture.storePath, arguments: ["--idle-timeout", "2"], environment: ["ORDERS_LOG_LEVEL": "error"])
         defer { _ = server.stop() }
         let pid = server.process.processIdentifier
         for _ in 0..<20 {
             let warmUp = try RawConnection(port: server.port)
             warmUp.send(Self.health)
-            #expect(warmUp.responseStatus() == 200)
+            await #expect(warmUp.responseStatus() == 200)
         }
         let baseline = try #require(ProcessMemory.resident(of: pid))
 
@@ -57,7 +43,7 @@ struct ServiceUnderLoadTests {
             let began = clock.now
             let client = try RawConnection(port: server.port)
             client.send(Self.health)
-            if client.responseStatus() == 200 { answered += 1 }
+            if await client.responseStatus() == 200 { answered += 1 }
             slowest = max(slowest, clock.now - began)
             try await Task.sleep(for: .milliseconds(250))
         }
@@ -68,8 +54,10 @@ struct ServiceUnderLoadTests {
         // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every
         // trickling one: the idle timer sees a request only once its head is complete, so a
         // client that sends a byte at a time is idle to it (a header deadline, in effect).
-        let closedSilent = silent.filter { $0.isClosedByServer(within: 1) }.count
-        let closedTrickling = trickling.filter { $0.isClosedByServer(within: 1) }.count
+        var closedSilent = 0
+        for connection in silent where await connection.isClosedByServer(within: 1) { closedSilent += 1 }
+        var closedTrickling = 0
+        for connection in trickling where await connection.isClosedByServer(within: 1) { closedTrickling += 1 }
         #expect(closedSilent == silent.count)
         #expect(closedTrickling == trickling.count)
         let peak = try #require(ProcessMemory.peak(of: pid))
@@ -84,20 +72,20 @@ struct ServiceUnderLoadTests {
     func oversizedBodies() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
         let key = try await fixture.wallet.createAPIKey(name: "load", orderTypes: [ServiceFixture.shopType])
-        let server = try ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
+        let server = try await ServeProcess.start(store: fixture.storePath, environment: ["ORDERS_LOG_LEVEL": "error"])
         defer { _ = server.stop() }
         let pid = server.process.processIdentifier
         let port = server.port
         let warmUp = try RawConnection(port: port)
         warmUp.send(Self.health)
-        #expect(warmUp.responseStatus() == 200)
+        await #expect(warmUp.responseStatus() == 200)
         let baseline = try #require(ProcessMemory.resident(of: pid))
         let put =
             "PUT /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key.token)\r\n"
             + "Content-Type: application/vnd.apple.finance.order\r\n"
 
         // Declared: 200 MiB in Content-Length, 16 at once: refused before any body byte is read.
-        let declared = Self.concurrently(16) { _ -> Int? in
+        let declared = await BlockingWork.concurrently(16) { _ -> Int? in
             guard let connection = try? RawConnection(port: port) else { return nil }
             connection.send(put + "Content-Length: \(200 << 20)\r\n\r\n")
             return connection.responseStatus()
@@ -107,7 +95,7 @@ struct ServiceUnderLoadTests {
         // Streamed: chunked with no length, 16 at once, 1 MiB chunks until the server answers
         // or stops reading (at most 64 MiB each).
         let chunk = Array("100000\r\n".utf8) + [UInt8](repeating: 0x50, count: 1 << 20) + Array("\r\n".utf8)
-        let streamed = Self.concurrently(16) { _ -> Int? in
+        let streamed = await BlockingWork.concurrently(16) { _ -> Int? in
             guard let connection = try? RawConnection(port: port) else { return nil }
             connection.send(put + "Transfer-Encoding: chunked\r\n\r\n")
             for _ in 0..<64 where connection.send(chunk) {}
@@ -119,11 +107,11 @@ struct ServiceUnderLoadTests {
         let log = try RawConnection(port: port)
         log.send(
             "POST /v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(1 << 20)\r\n\r\n")
-        #expect(log.responseStatus() == 413)
+        await #expect(log.responseStatus() == 413)
 
         let after = try RawConnection(port: port)
         after.send(Self.health)
-        #expect(after.responseStatus() == 200)
+        await #expect(after.responseStatus() == 200)
         let peak = try #require(ProcessMemory.peak(of: pid))
         print("oversized bodies: baseline \(baseline) KiB, peak \(peak) KiB")
         // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): no bound there.

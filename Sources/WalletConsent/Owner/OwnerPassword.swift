@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HummingbirdBcrypt
 
@@ -37,9 +36,9 @@ public enum OwnerPassword {
     /// against a hash of the same cost, so the time taken says nothing about why it failed.
     public static func verify(_ password: String, hash: String?) async -> Bool {
         let acceptable = (try? check(password)) != nil
-        let stored = hash ?? placeholderHash
         let presented = acceptable ? password : "placeholder-password"
-        let matches = await offThread { Bcrypt.verify(presented, hash: stored) }
+        // The placeholder is made on first use, a bcrypt at the default cost: off the caller's thread too.
+        let matches = await offThread { Bcrypt.verify(presented, hash: hash ?? placeholderHash) }
         return matches && acceptable && hash != nil
     }
 
@@ -49,11 +48,13 @@ public enum OwnerPassword {
         return Bcrypt.hash(random, cost: UInt8(defaultCost))
     }()
 
-    /// bcrypt on a thread of Dispatch's pool: it takes a quarter of a second of CPU, which must not
-    /// hold one of Swift concurrency's few threads.
+    /// bcrypt on a thread of its own: a quarter of a second of CPU must not hold one of Swift
+    /// concurrency's threads, nor one of Dispatch's global queues, which on Linux share that pool's
+    /// limit of one thread per core (a blocked one is replaced only about once a second). The
+    /// owner's sign-in bounds how many of these threads exist at once (`PasswordCheckGate`).
     private static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 }
