@@ -68,7 +68,7 @@ struct LayeringTests {
         let files = try Self.imports()
         let hummingbird = files.filter { $0.modules.contains { $0.hasPrefix("Hummingbird") } }
             .filter {
-                !($0.modules == ["Dispatch", "Foundation", "HummingbirdBcrypt"])
+                !($0.modules == ["Foundation", "HummingbirdBcrypt"])
                     || $0.path != "Sources/WalletConsent/Owner/OwnerPassword.swift"
             }
             .map(\.path).filter { !$0.hasPrefix("Sources/OrdersService/") }
