@@ -42,7 +42,7 @@ struct DeviceWalkThroughTests {
                 outbox: fixture.wallet.backend.pushOutbox, registrations: fixture.wallet.backend.registrations, sender: client,
                 configuration: .init(pollInterval: .milliseconds(20)), logger: logger)
             let app = fixture.service().application(host: "127.0.0.1", port: 0, services: [drainer])
-            try await app.test(.live) { device in
+            try await app.testLive { device in
                 let auth: HTTPFields = [.authorization: "AppleOrder \(ServiceFixture.token)"]
                 let registrations = ServiceFixture.path("v1", "devices", "phone", "registrations", ServiceFixture.shopType)
                 let order = ServiceFixture.path("v1", "orders", ServiceFixture.shopType, "ORDER-1")

@@ -275,7 +275,7 @@ struct FinanceWebTests {
         let fixture = try await Self.fixture()
         let tokens = try await fixture.tokens()
         let app = fixture.service().application(host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             let request =
                 "GET /finance/v1/history/accounts/\(Self.checking)/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -314,7 +314,7 @@ struct FinanceWebTests {
     func trustedProxy() async throws {
         let fixture = try await Self.fixture(policy: ConsentPolicy(signIn: SignInThrottle(perAddress: 1, total: 50)))
         let app = fixture.service(trustedProxies: ["127.0.0.2"]).application(host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = try #require(client.port)
             @Sendable func signIn(
                 from source: String, forwardedFor: String, password: String

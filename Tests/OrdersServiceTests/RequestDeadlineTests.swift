@@ -69,7 +69,7 @@ struct RequestDeadlineTests {
         limits.deviceLogRate = Rate(burst: 100, perSecond: 100)
         let service = fixture.service(limits: limits)
         let app = service.application(host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let port = client.port!
             // About 59 KB (under the device log's 64 KiB): the fast request spans a window boundary.
             let entries = Array(repeating: "\"" + String(repeating: "y", count: 900) + "\"", count: 65)

@@ -17,7 +17,7 @@ struct ServiceConformanceTests {
         let fixture = try await ServiceFixture.make()
         let key = try await fixture.wallet.createAPIKey(name: "test", orderTypes: [ServiceFixture.shopType])
         let app = fixture.service().application(host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             var conformance = Conformance(client: TestingClient(client: client), fixture: fixture, apiKey: key.token)
             try await conformance.run()
         }
@@ -148,7 +148,7 @@ struct ServeTransportTests {
         let fixture = try await ServiceFixture.make(seed: false)
         let app = fixture.service().application(
             host: "127.0.0.1", port: 0, server: OrdersService.server(idleTimeout: .milliseconds(300)))
-        try await app.test(.live) { client in
+        try await app.testLive { client in
             let connection = try RawConnection(port: try #require(client.port))
             // Send nothing; the server closes the connection: read returns 0 (end of stream).
             let start = ContinuousClock.now
