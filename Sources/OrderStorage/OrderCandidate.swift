@@ -19,11 +19,14 @@ public struct OrderCandidate: Sendable, Hashable {
     /// order.json's `authenticationToken`, against which the Orders web service checks device
     /// requests for this version; nil when the order has no web service.
     public var authenticationToken: String?
+    /// The identifier of the merchant API key uploading it, which the store keeps with the
+    /// version (``StoredOrder/uploadedBy``); nil when it comes another way.
+    public var uploadedBy: String?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,
         merchantIdentifier: String, merchantDisplayName: String, teamIdentifier: String, archive: Data,
-        archiveSHA256: String, orderJSON: Data, authenticationToken: String? = nil
+        archiveSHA256: String, orderJSON: Data, authenticationToken: String? = nil, uploadedBy: String? = nil
     ) {
         self.identifier = identifier
         self.updatedAt = updatedAt
@@ -36,6 +39,7 @@ public struct OrderCandidate: Sendable, Hashable {
         self.archiveSHA256 = archiveSHA256
         self.orderJSON = orderJSON
         self.authenticationToken = authenticationToken
+        self.uploadedBy = uploadedBy
     }
 
     /// The candidate for a *valid* report of `archive`; nil when the report lacks what a stored

@@ -36,6 +36,9 @@ public protocol OrderRepository: Sendable {
     /// The current version's order.json, byte for byte as in its archive.
     func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws -> Data?
 
+    /// The order.json of the version, current or replaced, whose archive has this SHA-256.
+    func orderJSON(of identifier: FullyQualifiedOrderIdentifier, archiveSHA256: String) async throws -> Data?
+
     /// Current versions matching `query`, most recently updated first.
     func orders(matching query: OrderQuery) async throws -> [StoredOrder]
 

@@ -156,6 +156,13 @@ public struct OrderStore: Sendable {
         return OrderValidator(maximumJSONDepth: verifier.limits.maximumJSONDepth).validate(json).order
     }
 
+    /// The order.json of one stored version (current or replaced), named by its archive's
+    /// SHA-256 as ``history(_:)`` lists it.
+    public func orderJSON(_ identifier: FullyQualifiedOrderIdentifier, version archiveSHA256: String) async throws -> Data? {
+        try await checkUsable("orderJSON")
+        return try await repository.orderJSON(of: identifier, archiveSHA256: archiveSHA256)
+    }
+
     /// The stored archive, byte for byte as it was saved.
     public func archive(_ identifier: FullyQualifiedOrderIdentifier) async throws -> Data? {
         try await checkUsable("archive")

@@ -10,6 +10,14 @@ public struct PreparedOrder: Sendable {
     public let report: VerificationReport
 
     public var identifier: FullyQualifiedOrderIdentifier { candidate.identifier }
+
+    /// The same order, to be stored as uploaded by the merchant API key `keyIdentifier`
+    /// (``StoredOrder/uploadedBy``).
+    public func uploaded(by keyIdentifier: String) -> PreparedOrder {
+        var candidate = candidate
+        candidate.uploadedBy = keyIdentifier
+        return PreparedOrder(candidate: candidate, order: order, report: report)
+    }
 }
 
 /// What ``OrderStore/prepareOrder(signedArchive:)`` found: an order ready to save, or the

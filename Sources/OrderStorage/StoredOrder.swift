@@ -21,11 +21,14 @@ public struct StoredOrder: Sendable, Hashable, Codable {
     public var addedAt: Date
     /// When a newer version replaced this one; nil for the current version.
     public var replacedAt: Date?
+    /// The identifier of the merchant API key that uploaded this version; nil when it came
+    /// another way (`orders add`, the library, the console's upload form).
+    public var uploadedBy: String?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,
         merchantIdentifier: String, merchantDisplayName: String, teamIdentifier: String, archiveSHA256: String,
-        archiveSize: Int, addedAt: Date, replacedAt: Date? = nil
+        archiveSize: Int, addedAt: Date, replacedAt: Date? = nil, uploadedBy: String? = nil
     ) {
         self.identifier = identifier
         self.updatedAt = updatedAt
@@ -38,5 +41,6 @@ public struct StoredOrder: Sendable, Hashable, Codable {
         self.archiveSize = archiveSize
         self.addedAt = addedAt
         self.replacedAt = replacedAt
+        self.uploadedBy = uploadedBy
     }
 }

@@ -89,6 +89,8 @@ public struct OrdersService: Sendable {
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
         // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.
         FinancePages(wallet: wallet).add(to: router, table: table)
+        // The operator console.
+        ConsolePages(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
         TokenRoutes(wallet: wallet, rateLimiter: rateLimits.tokens).add(to: router, table: table)
         FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams).add(to: router, table: table)
     }

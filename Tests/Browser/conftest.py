@@ -98,6 +98,12 @@ class Pages:
         assert buttons, f"no button {text!r} on {self.driver.current_url}"
         self.navigating(buttons[0].click)
 
+    def click_button_labelled(self, label):
+        """The button whose accessible name is `label` (its aria-label)."""
+        buttons = self.driver.find_elements(By.CSS_SELECTOR, f"button[aria-label='{label}']")
+        assert buttons, f"no button labelled {label!r} on {self.driver.current_url}"
+        self.navigating(buttons[0].click)
+
     def navigating(self, action):
         """Runs `action`, which leaves the page, and waits for the next page to have loaded.
 

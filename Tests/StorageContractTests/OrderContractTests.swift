@@ -74,6 +74,27 @@ struct OrderContractTests {
     }
 
     @Test(
+        "every stored version's order.json by its archive digest; another order's digest finds nothing",
+        arguments: BackendFactory.all)
+    func versionJSON(_ factory: BackendFactory) async throws {
+        let store = try OrderFixtures.store(on: try await factory.make())
+        let v1 = try OrderFixtures.archive(updatedAt: "2026-01-15T00:00:00Z")
+        let v2 = try OrderFixtures.archive(updatedAt: "2026-01-16T00:00:00Z", status: "completed")
+        let other = try OrderFixtures.archive(orderIdentifier: "ORDER-2")
+        for archive in [v1, v2, other] { #expect(try await store.saveOrder(signedArchive: archive) == .added) }
+        let id = OrderFixtures.identifier()
+        let versions = try await store.history(id)
+        #expect(versions.count == 2)
+        for (version, archive) in zip(versions, [v1, v2]) {
+            let zip = try ZipArchive(reading: archive)
+            #expect(try await store.orderJSON(id, version: version.archiveSHA256) == zip["order.json"])
+        }
+        let otherDigest = try #require(try await store.history(OrderFixtures.identifier("ORDER-2")).first?.archiveSHA256)
+        #expect(try await store.orderJSON(id, version: otherDigest) == nil)
+        #expect(try await store.orderJSON(id, version: "") == nil)
+    }
+
+    @Test(
         "a text search: in the order identifier, the merchant's name and identifier, ASCII case ignored",
         arguments: BackendFactory.all)
     func textSearch(_ factory: BackendFactory) async throws {

@@ -270,4 +270,49 @@ struct WebServiceContractTests {
         #expect(try await backend.pushOutbox.pendingPushCount() == 0)
         #expect(try await backend.orders.servedOrder(order)?.updatedAt.text == "2026-01-15T09:30:00Z")
     }
+
+    @Test(
+        "the console's view: waiting pushes with their last error, failures kept with the reason, devices, uploaders",
+        arguments: BackendFactory.all)
+    func operatorView(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let outbox = backend.pushOutbox
+        let order = OrderFixtures.identifier()
+        let first = try store.prepared(signedArchive: OrderFixtures.archive())
+        _ = try await store.saveOrder(first.uploaded(by: "key-one"))
+        #expect(try await backend.registrations.registeredDevices(for: order, limit: 10).count == 0)
+        for (offset, device) in ["device-A", "device-B", "device-C"].enumerated() {
+            _ = try await backend.registrations.register(
+                OrderRegistration(deviceIdentifier: device, pushToken: "0123456789abcdef-\(device)", order: order),
+                at: OrderFixtures.now.addingTimeInterval(Double(offset)))
+        }
+        let devices = try await backend.registrations.registeredDevices(for: order, limit: 2)
+        #expect(devices.count == 3 && devices.lastRegisteredAt == OrderFixtures.now.addingTimeInterval(2))
+        #expect(devices.devices.map(\.deviceIdentifier) == ["device-C", "device-B"])
+        #expect(devices.devices.map(\.pushTokenSuffix) == ["device-C", "device-B"].map { String($0.suffix(8)) })
+        // The next version (from another way in) owes three pushes.
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z"))
+        #expect(try await store.history(order).map(\.uploadedBy) == ["key-one", nil])
+        #expect(try await store.order(order)?.uploadedBy == nil)
+
+        let now = OrderFixtures.now.addingTimeInterval(10)
+        let claimed = try await outbox.claimPushes(dueAt: now, leaseEnd: now.addingTimeInterval(60), limit: 10)
+        #expect(claimed.count == 3)
+        try await outbox.retryPush(claimed[0].id, at: now.addingTimeInterval(300), reason: "429 TooManyRequests")
+        try await outbox.failPush(claimed[1], reason: "400 BadDeviceToken", at: now)
+        // Failing a push another drainer already finished records nothing.
+        try await outbox.completePush(claimed[2].id)
+        try await outbox.failPush(claimed[2], reason: "late", at: now)
+        let waiting = try await outbox.waitingPushes(limit: 10)
+        #expect(waiting.map(\.push.id) == [claimed[0].id])
+        #expect(waiting.first?.lastError == "429 TooManyRequests" && waiting.first?.push.attempts == 1)
+        #expect(waiting.first?.nextAttemptAt == now.addingTimeInterval(300))
+        let failed = try await outbox.failedPushes(limit: 10)
+        #expect(failed.count == 1)
+        #expect(failed.first?.reason == "400 BadDeviceToken" && failed.first?.attempts == 1)
+        #expect(failed.first?.pushTokenSuffix == String(claimed[1].pushToken.suffix(8)) && failed.first?.failedAt == now)
+        #expect(failed.first?.deviceIdentifier == claimed[1].deviceIdentifier)
+        #expect(try await outbox.pendingPushCount() == 1)
+    }
 }

@@ -42,6 +42,7 @@ struct PostgresSchemaTests {
         #expect(
             try await Self.column("SELECT version::text || ' ' || name FROM walletSchema ORDER BY version", in: url) == [
                 "0 walletSchema", "1 initial", "2 finance.v3", "3 orders.v3", "4 core.v3", "5 finance.v4",
+                "6 orders.v4",
             ])
     }
 
@@ -56,7 +57,7 @@ struct PostgresSchemaTests {
         }
         #expect(
             try await Self.column("SELECT version::text FROM walletSchema ORDER BY version", in: url) == [
-                "0", "1", "2", "3", "4", "5",
+                "0", "1", "2", "3", "4", "5", "6",
             ])
         #expect(try await Self.column("SELECT count(*)::text FROM storeInfo", in: url) == ["1"])
     }
@@ -76,7 +77,8 @@ struct PostgresSchemaTests {
         }
         #expect(
             try await Self.column("SELECT name FROM walletSchema ORDER BY version", in: url) == [
-                "walletSchema", "initial", "finance.v3", "orders.v3", "core.v3", "finance.v4", "fromTheFuture",
+                "walletSchema", "initial", "finance.v3", "orders.v3", "core.v3", "finance.v4", "orders.v4",
+                "fromTheFuture",
             ])
     }
 

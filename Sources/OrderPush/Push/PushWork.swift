@@ -4,8 +4,9 @@ import OrderStorage
 import WalletPrimitives
 
 /// The push outbox as an ``OutboxWork``: each claimed push sent through a ``PushSender``, then
-/// completed, retried with backoff (``RetryPolicy/pushes``), or — when APNs says the device
-/// token is gone — its registrations removed.
+/// completed, retried with backoff (``RetryPolicy/pushes``), or failed for good and kept with
+/// its reason among the outbox's failures (``OrderStorage/PushOutbox/failPush(_:reason:at:)``) —
+/// when APNs says the device token is gone, its registrations removed too.
 public struct PushWork: OutboxWork {
     let outbox: any PushOutbox
     let registrations: any RegistrationRepository
@@ -48,18 +49,18 @@ public struct PushWork: OutboxWork {
                 onOutcome(delivery == .delivered ? "delivered" : "recorded")
             case .unregistered(let reason):
                 let removed = try await registrations.removeRegistrations(pushToken: push.pushToken)
-                try await outbox.completePush(push.id)
+                try await outbox.failPush(push, reason: "the device token is gone: \(reason)", at: clock())
                 logger.notice(
                     "APNs says the device token is gone (\(reason)); removed \(removed) registrations", metadata: metadata)
                 onOutcome("unregistered")
             case .dropped(let reason):
-                try await outbox.completePush(push.id)
+                try await outbox.failPush(push, reason: reason, at: clock())
                 logger.error("APNs refused the push for good: \(reason)", metadata: metadata)
                 onOutcome("dropped")
             case .retry(let reason):
                 let now = clock()
                 guard let next = retry.nextTry(afterAttempts: push.attempts + 1, writtenAt: push.enqueuedAt, now: now) else {
-                    try await outbox.completePush(push.id)
+                    try await outbox.failPush(push, reason: "gave up after \(push.attempts + 1) attempts: \(reason)", at: now)
                     logger.error("push dropped after \(push.attempts + 1) attempts: \(reason)", metadata: metadata)
                     onOutcome("dropped")
                     return

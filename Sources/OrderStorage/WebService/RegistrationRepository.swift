@@ -22,6 +22,10 @@ public protocol RegistrationRepository: Sendable {
     /// Every registration holding this push token is removed (APNs said the token is gone);
     /// returns how many there were.
     func removeRegistrations(pushToken: String) async throws -> Int
+
+    /// The devices registered for the order's updates: how many, and up to `limit` of them, the
+    /// most recently registered first (push tokens shortened to their last characters).
+    func registeredDevices(for order: FullyQualifiedOrderIdentifier, limit: Int) async throws -> RegisteredDevices
 }
 
 extension RegistrationRepository {
@@ -50,4 +54,14 @@ public protocol PushOutbox: Sendable {
 
     /// How many pushes are waiting (claimed or not), for metrics.
     func pendingPushCount() async throws -> Int
+
+    /// The push failed for good: it leaves the outbox and joins the kept failures with `reason`
+    /// (the newest ``PushOutboxRecords/keptFailures``), in one transaction.
+    func failPush(_ push: PendingPush, reason: String, at time: Date) async throws
+
+    /// Up to `limit` waiting pushes, the next due first.
+    func waitingPushes(limit: Int) async throws -> [WaitingPush]
+
+    /// Up to `limit` of the kept failures, the newest first.
+    func failedPushes(limit: Int) async throws -> [FailedPush]
 }

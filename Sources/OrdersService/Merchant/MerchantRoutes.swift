@@ -45,7 +45,7 @@ struct MerchantRoutes: Sendable {
         let archive = try await RequestBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
         switch store.prepareOrder(signedArchive: archive) {
-        case .valid(let order): prepared = order
+        case .valid(let order): prepared = context.apiKey.map { order.uploaded(by: $0.identifier) } ?? order
         // The client's 422 with the report (the error table's mapping of this code).
         case .invalid(let report): throw OrderStoreError.invalidArchive(report)
         }

@@ -20,9 +20,11 @@ enum OwnerGate {
         return PageResponse.redirect(to: "/finance/sign-in?next=" + PercentEncoding.encode(here))
     }
 
-    /// Where to go after signing in: a path on this site's financial-data pages, or Settings.
+    /// Where to go after signing in: a path on this site's financial-data pages or console, or
+    /// Settings.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.utf8.count <= 4_000, next.hasPrefix("/finance/"), !next.hasPrefix("//"),
+        guard let next, next.utf8.count <= 4_000, next.hasPrefix("/finance/") || next.hasPrefix("/console/"),
+            !next.hasPrefix("//"),
             !next.contains("\\"), next.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { return "/finance/settings" }
         return next

@@ -23,7 +23,12 @@ enum PageForm {
 
     /// Throws unless the form's `csrf_token` is `expected`.
     static func checkToken(_ fields: FormFields, expected: String?) throws(ConsentError) {
-        guard let expected, !expected.isEmpty, let presented = fields.value("csrf_token"),
+        try checkToken(presented: fields.value("csrf_token"), expected: expected)
+    }
+
+    /// Throws unless `presented` (a form's `csrf_token`) is `expected`.
+    static func checkToken(presented: String?, expected: String?) throws(ConsentError) {
+        guard let expected, !expected.isEmpty, let presented,
             ConstantTime.equals(Array(presented.utf8), Array(expected.utf8))
         else { throw .forgedRequest }
     }

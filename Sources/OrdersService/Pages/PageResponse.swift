@@ -11,13 +11,19 @@ struct PageFrame {
     var signedIn: Bool
     var formToken: String
     var usesScript: Bool
+    /// An operator console page: the console's name and its navigation in the top bar.
+    var console: Bool
+    /// The site's name in the title and the top bar (a stored property: templates see those only).
+    var site: String
     var assetVersion = PageAssets.version
 
-    init(title: String, session formToken: String? = nil, usesScript: Bool = false) {
+    init(title: String, session formToken: String? = nil, usesScript: Bool = false, console: Bool = false) {
         self.title = title
         signedIn = formToken != nil
         self.formToken = formToken ?? ""
         self.usesScript = usesScript
+        self.console = console
+        site = console ? "Orders Console" : "Financial Data"
     }
 }
 
@@ -28,10 +34,10 @@ struct PageFrame {
 enum PageResponse {
     static func render(
         _ template: String, _ model: Any, status: HTTPResponse.Status = .ok, formActions: [String] = [],
-        headers extra: HTTPFields = [:]
+        imagesFromData: Bool = false, headers extra: HTTPFields = [:]
     ) -> Response {
         let html = PageTemplates.library.render(model, withTemplate: template) ?? ""
-        var headers = securityHeaders(formActions: formActions)
+        var headers = securityHeaders(formActions: formActions, imagesFromData: imagesFromData)
         headers[.contentType] = "text/html; charset=utf-8"
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
@@ -47,11 +53,13 @@ enum PageResponse {
 
     /// `formActions`: origins a form on the page may submit to, or be redirected to after
     /// submitting (browsers apply `form-action` to the redirect as well): a client's redirect URI.
-    static func securityHeaders(formActions: [String] = []) -> HTTPFields {
+    /// `imagesFromData`: the page shows a rendered order, whose images are `data:` URIs.
+    static func securityHeaders(formActions: [String] = [], imagesFromData: Bool = false) -> HTTPFields {
         let actions = (["'self'"] + formActions).joined(separator: " ")
         var headers: HTTPFields = [
             .contentSecurityPolicy:
-                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action \(actions); "
+                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'\(imagesFromData ? " data:" : ""); "
+                + "form-action \(actions); "
                 + "frame-ancestors 'none'; base-uri 'none'",
             .cacheControl: "no-store",
         ]

@@ -53,7 +53,7 @@ extension PostgresBackend {
                 [.integer(counters.financeCompactedThrough)],
                 logger: logger)
             // Identity columns continue after the copied ids.
-            for table in ["orders", "orderVersions", "historyCursors", "pushOutbox"] {
+            for table in ["orders", "orderVersions", "historyCursors", "pushOutbox", "pushFailures"] {
                 try await connection.run(
                     "SELECT setval(pg_get_serial_sequence('\(table.lowercased())', 'id'), coalesce(max(id), 0) + 1, false) FROM \(table)",
                     logger: logger)

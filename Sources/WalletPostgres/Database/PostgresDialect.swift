@@ -67,16 +67,16 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
     private static let insertSQL = """
         WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
         INSERT INTO orders (\(OrderColumns.version), changeSequence)
-        SELECT \(SQLPlaceholders.list(1...14)), value FROM next
+        SELECT \(SQLPlaceholders.list(1...OrderColumns.count)), value FROM next
         ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
         """
 
-    /// $1…$14: the new version, $13 its `addedAt` (the old one's `replacedAt`), $15 the digest
+    /// $1…$15: the new version, $13 its `addedAt` (the old one's `replacedAt`), $16 the digest
     /// the decision was made against.
     private static let replaceSQL = """
         WITH old AS (
             SELECT id, \(OrderColumns.version) FROM orders
-            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $15 FOR UPDATE),
+            WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $\(OrderColumns.count + 1) FOR UPDATE),
         history AS (
             INSERT INTO orderVersions (\(OrderColumns.version), replacedAt) SELECT \(OrderColumns.version), $13 FROM old),
         pushes AS (
@@ -85,7 +85,7 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
             FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2),
         next AS (
             UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
-        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...14)), next.value)
+        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...OrderColumns.count)), next.value)
         FROM old, next WHERE orders.id = old.id
         RETURNING 1
         """

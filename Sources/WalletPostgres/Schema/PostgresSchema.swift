@@ -30,6 +30,7 @@ enum PostgresSchema {
             ]),
         consent,
         delivery,
+        console,
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

@@ -74,7 +74,7 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
     }
 
     private static let insertSQL =
-        "INSERT INTO orders (\(OrderColumns.version), changeSequence) VALUES (\(SQLPlaceholders.list(1...15)))"
+        "INSERT INTO orders (\(OrderColumns.version), changeSequence) VALUES (\(SQLPlaceholders.list(1...OrderColumns.count + 1)))"
 
     private static let historySQL = """
         INSERT INTO orderVersions (\(OrderColumns.version), replacedAt)
@@ -82,7 +82,7 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
         """
 
     private static let updateSQL = """
-        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...15)))
+        UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...OrderColumns.count + 1)))
         WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
         """
 

@@ -67,5 +67,26 @@ enum WebServiceTables {
                 sql: "CREATE INDEX orders_served ON orders "
                     + "(orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken)")
         }
+
+        // What the operator console shows: which merchant API key uploaded each version, and the
+        // pushes that failed for good (APNs' reason kept; the newest 1,000, see SQLPushOutbox).
+        migrator.registerMigration("orders.v4") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE orders ADD COLUMN uploadedBy TEXT;
+                    ALTER TABLE orderVersions ADD COLUMN uploadedBy TEXT;
+                    CREATE TABLE pushFailures (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        orderIdentifier TEXT NOT NULL,
+                        deviceIdentifier TEXT NOT NULL,
+                        pushTokenSuffix TEXT NOT NULL,
+                        enqueuedAt INTEGER NOT NULL,
+                        failedAt INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        reason TEXT NOT NULL
+                    );
+                    """)
+        }
     }
 }

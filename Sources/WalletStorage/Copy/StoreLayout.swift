@@ -8,7 +8,7 @@ package enum StoreLayout {
     private static let versionColumns = [
         "orderTypeIdentifier", "orderIdentifier", "updatedAt", "updatedAtMicroseconds", "createdAt", "status",
         "merchantIdentifier", "merchantDisplayName", "teamIdentifier", "archiveSHA256", "archive", "orderJSON", "addedAt",
-        "authenticationToken",
+        "authenticationToken", "uploadedBy",
     ]
 
     package static let tables: [CopiedTable] = [
@@ -36,6 +36,12 @@ package enum StoreLayout {
             [
                 "id", "pushToken", "orderTypeIdentifier", "orderIdentifier", "deviceIdentifier", "enqueuedAt", "attempts",
                 "nextAttemptAt", "lastError",
+            ]),
+        CopiedTable(
+            "pushFailures",
+            [
+                "id", "orderTypeIdentifier", "orderIdentifier", "deviceIdentifier", "pushTokenSuffix", "enqueuedAt", "failedAt",
+                "attempts", "reason",
             ]),
         CopiedTable(
             "accounts", ["id", "kind", "displayNameKey", "institutionNameKey", "currencyCode", "openingDate", "record"]),

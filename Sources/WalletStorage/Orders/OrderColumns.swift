@@ -7,8 +7,11 @@ package enum OrderColumns {
     /// What a version stores, in the order of ``arguments(_:addedAt:)``.
     package static let version = """
         orderTypeIdentifier, orderIdentifier, updatedAt, updatedAtMicroseconds, createdAt, status, merchantIdentifier, \
-        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt, authenticationToken
+        merchantDisplayName, teamIdentifier, archiveSHA256, archive, orderJSON, addedAt, authenticationToken, uploadedBy
         """
+
+    /// How many columns ``version`` names: its values are `$1`…`$count`.
+    package static let count = 15
 
     /// The values of ``version`` for a candidate saved at `addedAt`.
     package static func arguments(_ candidate: OrderCandidate, addedAt: Int64) -> [SQLValue] {
@@ -18,6 +21,7 @@ package enum OrderColumns {
             .text(candidate.createdAt.text), .text(candidate.status), .text(candidate.merchantIdentifier),
             .text(candidate.merchantDisplayName), .text(candidate.teamIdentifier), .text(candidate.archiveSHA256),
             .blob(candidate.archive), .blob(candidate.orderJSON), .integer(addedAt), .text(candidate.authenticationToken),
+            .text(candidate.uploadedBy),
         ]
     }
 
@@ -30,7 +34,7 @@ package enum OrderColumns {
     package static func summary(_ dialect: any SQLDialect) -> String {
         """
         orderTypeIdentifier, orderIdentifier, updatedAt, createdAt, status, merchantIdentifier, merchantDisplayName, \
-        teamIdentifier, archiveSHA256, CAST(\(dialect.byteLength("archive")) AS BIGINT) AS archiveSize, addedAt
+        teamIdentifier, archiveSHA256, CAST(\(dialect.byteLength("archive")) AS BIGINT) AS archiveSize, addedAt, uploadedBy
         """
     }
 
@@ -42,6 +46,6 @@ package enum OrderColumns {
             status: try row.text(4),
             merchantIdentifier: try row.text(5), merchantDisplayName: try row.text(6), teamIdentifier: try row.text(7),
             archiveSHA256: try row.text(8), archiveSize: Int(try row.integer(9)), addedAt: Microseconds.date(try row.integer(10)),
-            replacedAt: try row.optionalInteger(11).map(Microseconds.date))
+            replacedAt: try row.optionalInteger(12).map(Microseconds.date), uploadedBy: try row.optionalText(11))
     }
 }

@@ -1,6 +1,6 @@
 /// The two writes of a save that each database makes atomic its own way.
 ///
-/// `version` holds the values of ``OrderColumns/version`` in order (`$1`…`$14`; `$13`, the new
+/// `version` holds the values of ``OrderColumns/version`` in order (`$1`…`$15`; `$13`, the new
 /// version's `addedAt`, is also the replaced version's `replacedAt`). Each returns false when the
 /// stored order is no longer what the save decided on — another save came first — and then
 /// nothing was written; the save reads and decides again.

@@ -136,6 +136,21 @@ package final class SQLOrderRepository: OrderRepository {
         try await blob("orderJSON", of: identifier)
     }
 
+    package func orderJSON(of identifier: FullyQualifiedOrderIdentifier, archiveSHA256: String) async throws -> Data? {
+        guard StorableText.isExact(identifier), StorableText.isExact(archiveSHA256) else { return nil }
+        return try await reportingFailures {
+            try await executor.read { connection in
+                try await connection.fetchOne(
+                    """
+                    SELECT orderJSON FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $3
+                    UNION ALL
+                    SELECT orderJSON FROM orderVersions WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $3
+                    """, OrderColumns.key(identifier) + [.text(archiveSHA256)]
+                ) { try $0.bytes(0) }
+            }
+        }
+    }
+
     package func orders(matching query: OrderQuery) async throws -> [StoredOrder] {
         guard var filter = OrderFilter(query, dialect: executor.dialect) else { return [] }
         let limit = filter.bind(.integer(Int64(max(0, query.limit))))

@@ -61,4 +61,67 @@ package final class SQLPushOutbox: PushOutbox {
             try await executor.read { connection in Int(try await connection.integer("SELECT count(*) FROM pushOutbox") ?? 0) }
         }
     }
+
+    package func failPush(_ push: PendingPush, reason: String, at time: Date) async throws {
+        let failure: [SQLValue] = [
+            .text(push.orderTypeIdentifier), .text(push.orderIdentifier), .text(push.deviceIdentifier),
+            .text(String(push.pushToken.suffix(PushOutboxRecords.tokenSuffixLength))), .instant(push.enqueuedAt),
+            .instant(time), .integer(Int64(push.attempts + 1)),
+            .text(String(reason.replacingOccurrences(of: "\u{0}", with: "").prefix(PushOutboxRecords.reasonLength))),
+        ]
+        try await reportingFailures {
+            try await executor.write { connection in
+                // Gone already (another drainer's lease ended and it finished first): nothing to record.
+                guard try await connection.returnsRow("DELETE FROM pushOutbox WHERE id = $1 RETURNING 1", [.integer(push.id)])
+                else { return }
+                try await connection.execute(
+                    """
+                    INSERT INTO pushFailures (orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushTokenSuffix, enqueuedAt,
+                    failedAt, attempts, reason) VALUES (\(SQLPlaceholders.list(1...8)))
+                    """, failure)
+                try await connection.execute(
+                    "DELETE FROM pushFailures WHERE id <= (SELECT max(id) FROM pushFailures) - $1",
+                    [.integer(Int64(PushOutboxRecords.keptFailures))])
+            }
+        }
+    }
+
+    package func waitingPushes(limit: Int) async throws -> [WaitingPush] {
+        try await reportingFailures {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    """
+                    SELECT id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts,
+                    nextAttemptAt, lastError FROM pushOutbox ORDER BY nextAttemptAt, id LIMIT $1
+                    """, [.integer(Int64(max(0, limit)))]
+                ) { row in
+                    WaitingPush(
+                        push: PendingPush(
+                            id: try row.integer(0), pushToken: try row.text(1), orderTypeIdentifier: try row.text(2),
+                            orderIdentifier: try row.text(3), deviceIdentifier: try row.text(4),
+                            enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6))),
+                        nextAttemptAt: Microseconds.date(try row.integer(7)), lastError: try row.optionalText(8))
+                }
+            }
+        }
+    }
+
+    package func failedPushes(limit: Int) async throws -> [FailedPush] {
+        try await reportingFailures {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    """
+                    SELECT orderTypeIdentifier, orderIdentifier, deviceIdentifier, pushTokenSuffix, enqueuedAt, failedAt, attempts,
+                    reason FROM pushFailures ORDER BY id DESC LIMIT $1
+                    """, [.integer(Int64(max(0, limit)))]
+                ) { row in
+                    FailedPush(
+                        orderTypeIdentifier: try row.text(0), orderIdentifier: try row.text(1), deviceIdentifier: try row.text(2),
+                        pushTokenSuffix: try row.text(3), enqueuedAt: Microseconds.date(try row.integer(4)),
+                        failedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)),
+                        reason: try row.text(7))
+                }
+            }
+        }
+    }
 }

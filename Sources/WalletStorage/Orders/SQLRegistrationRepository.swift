@@ -106,4 +106,32 @@ package final class SQLRegistrationRepository: RegistrationRepository {
             }
         }
     }
+
+    package func registeredDevices(for order: FullyQualifiedOrderIdentifier, limit: Int) async throws -> RegisteredDevices {
+        guard StorableText.isExact(order) else { return RegisteredDevices(count: 0, lastRegisteredAt: nil, devices: []) }
+        let key = OrderColumns.key(order)
+        return try await reportingFailures {
+            try await executor.read { connection in
+                let (count, last) =
+                    try await connection.fetchOne(
+                        """
+                        SELECT count(*), max(updatedAt) FROM orderRegistrations
+                        WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+                        """, key
+                    ) { row in (Int(try row.integer(0)), try row.optionalInteger(1).map(Microseconds.date)) } ?? (0, nil)
+                let devices = try await connection.fetch(
+                    """
+                    SELECT deviceIdentifier, pushToken, registeredAt, updatedAt FROM orderRegistrations
+                    WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 ORDER BY updatedAt DESC, deviceIdentifier LIMIT $3
+                    """, key + [.integer(Int64(max(0, limit)))]
+                ) { row in
+                    RegisteredDevices.Device(
+                        deviceIdentifier: try row.text(0),
+                        pushTokenSuffix: String(try row.text(1).suffix(PushOutboxRecords.tokenSuffixLength)),
+                        registeredAt: Microseconds.date(try row.integer(2)), updatedAt: Microseconds.date(try row.integer(3)))
+                }
+                return RegisteredDevices(count: count, lastRegisteredAt: last, devices: devices)
+            }
+        }
+    }
 }

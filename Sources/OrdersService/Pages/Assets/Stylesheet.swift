@@ -99,6 +99,22 @@ enum Stylesheet {
         form.row label { margin: 0; font-weight: 400; color: var(--muted); }
         .badge { display: inline-block; padding: 1px 10px; border-radius: 999px; background: var(--chip); font-weight: 600; }
         .revoke { margin-top: 16px; }
+        body.console main { max-width: 76rem; }
+        .scroll { overflow-x: auto; margin: 8px 0; }
+        table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
+        th, td { text-align: left; vertical-align: top; padding: 8px 10px; border-top: 1px solid var(--line); }
+        thead th { border-top: none; color: var(--muted); font-weight: 600; white-space: nowrap; }
+        caption { text-align: left; font-weight: 600; padding: 8px 0; }
+        code.digest { word-break: break-all; }
+        tr.error code:first-child { color: var(--danger); }
+        input[type=text], input[type=file], select {
+          font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 10px;
+          padding: 8px 12px; min-height: 44px; max-width: 100%;
+        }
+        input[type=text] { width: 100%; }
+        form.row input[type=search], form.row input[type=text] { width: auto; flex: 1 1 10rem; }
+        p.check { display: flex; align-items: center; gap: 10px; }
+        p.check label { margin: 0; }
         .cancel { margin-top: 8px; }
         @media (min-width: 40rem) {
           main { padding: 32px 24px 64px; }

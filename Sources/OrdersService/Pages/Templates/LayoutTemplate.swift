@@ -8,19 +8,21 @@ extension PageTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
-        <title>{{frame.title}} – Financial Data</title>
+        <title>{{frame.title}} – {{frame.site}}</title>
         <link rel="stylesheet" href="/finance/static/pages.css?v={{frame.assetVersion}}">
         <link rel="icon" href="/finance/static/icon.svg?v={{frame.assetVersion}}" type="image/svg+xml">
         {{#frame.usesScript}}<script src="/finance/static/pages.js?v={{frame.assetVersion}}" defer></script>{{/frame.usesScript}}
         {{$head}}{{/head}}
         </head>
-        <body>
+        <body{{#frame.console}} class="console"{{/frame.console}}>
         <a class="skip" href="#main">Skip to content</a>
         <header class="top">
-        <span class="brand">Financial Data</span>
+        <span class="brand">{{frame.site}}</span>
         {{#frame.signedIn}}
         <nav aria-label="Owner">
-        <a href="/finance/settings">Settings</a>
+        {{#frame.console}}<a href="/console/orders">Orders</a> <a href="/console/upload">Upload</a> \
+        <a href="/console/outbox">Push Outbox</a> <a href="/console/keys">API Keys</a>{{/frame.console}}
+        {{^frame.console}}<a href="/finance/settings">Settings</a>{{/frame.console}}
         <form method="post" action="/finance/sign-out" class="inline">
         <input type="hidden" name="csrf_token" value="{{frame.formToken}}">
         <button type="submit" class="link">Sign Out</button>

@@ -10,7 +10,9 @@ enum PageTemplates {
             ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
             ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
             ("settings", settings), ("customerLayout", customerLayout), ("customerOrder", customerOrder),
-            ("customerMessage", customerMessage),
+            ("customerMessage", customerMessage), ("consoleOrders", consoleOrders), ("consoleOrder", consoleOrder),
+            ("consoleKeys", consoleKeys), ("consoleDiff", consoleDiff), ("consoleUpload", consoleUpload),
+            ("consoleOutbox", consoleOutbox),
         ]
         for (name, text) in templates {
             // The templates are constants checked by the page tests: one that does not parse is a
