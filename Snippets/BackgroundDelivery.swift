@@ -14,6 +14,8 @@ func enable(wallet: WalletStore, keep: (String?) -> Void) async throws {
     // snippet.hide
 }
 
+// The import belongs to the snippet a reader copies: here, not at the top.
+// swift-format-ignore: OrderedImports
 // snippet.show
 // snippet.verify
 import OrderPush
