@@ -9,11 +9,13 @@ import WalletPrimitives
 // parser, the rest is its input — Authorization (AppleOrder / Bearer), If-Modified-Since,
 // If-None-Match, the registrations tag, a push-token body, a log body, a path identifier; and
 // (first bytes 240–255, so the earlier selectors keep their parsers) a form body or query and
-// HTTP Basic client credentials; (232–239) a background-delivery registration body and its URL.
+// HTTP Basic client credentials; (232–239) a background-delivery registration body and its URL;
+// (224–231) a multipart/form-data body (boundary "B") and a content type's boundary.
 // Properties: nothing crashes; credentials are never empty nor carry the scheme's spaces; an
 // HTTP-date read back from its own formatting is the same instant; a tag parses to itself; form
 // fields are bounded and read back from their own encoding; a registration and a webhook URL
-// accepted are within their bounds, and the URL reads back as itself.
+// accepted are within their bounds, and the URL reads back as itself; a multipart form has at
+// most 8 parts, each a piece of the body holding no delimiter.
 private let tag = EntityTag(opaque: String(repeating: "ab", count: 32))
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -30,6 +32,22 @@ func fuzzServiceRequest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             let user = decoded.prefix { $0 != ":" }
             FuzzInput.check(
                 !credentials.user.contains(":") || user.contains("%3A") || user.contains("%3a"), "a colon in the user")
+        }
+        return 0
+    }
+    if selector >= 224 && selector < 232 {
+        if let boundary = MultipartForm.boundary(of: "multipart/form-data; boundary=" + text) {
+            FuzzInput.check((1...70).contains(boundary.utf8.count), "a boundary of \(boundary.utf8.count) bytes")
+            FuzzInput.check(boundary.utf8.allSatisfy { (0x20...0x7E).contains($0) }, "a boundary with a control byte")
+        }
+        let bytes = Array(body)
+        if let form = try? MultipartForm(body: bytes, boundary: "B") {
+            FuzzInput.check(form.parts.count <= MultipartForm.maximumParts, "\(form.parts.count) parts")
+            for part in form.parts {
+                FuzzInput.check(
+                    part.content.startIndex >= 0 && part.content.endIndex <= bytes.count, "a part outside the body")
+                FuzzInput.check(part.content.firstRange(of: Array("\r\n--B".utf8)) == nil, "a part holding a delimiter")
+            }
         }
         return 0
     }

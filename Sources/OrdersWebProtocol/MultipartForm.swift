@@ -1,41 +1,29 @@
-import Foundation
-import Hummingbird
-import OrdersWebProtocol
-
 /// A `multipart/form-data` body (RFC 7578), as a browser sends a form with a file: its parts, each
 /// with its field name, the file name when it is a file, and its bytes.
 ///
 /// Strict and bounded, because a stranger can send anything here: the boundary must be the one
 /// the `Content-Type` names (1–70 characters, RFC 2046), at most ``maximumParts`` parts, each
 /// part's headers at most ``maximumHeaderSize`` bytes, and the closing delimiter present. Anything
-/// else is ``OrdersWebProtocol/ServiceRequestError/malformedBody(reason:path:)`` naming what was wrong; nothing is kept.
-struct MultipartForm {
-    struct Part {
-        var name: String
-        var filename: String?
-        var content: ArraySlice<UInt8>
+/// else is ``ServiceRequestError/malformedBody(reason:path:)`` naming what was wrong; nothing is kept.
+public struct MultipartForm: Sendable {
+    /// One part: its field name, the file name when it is a file, its bytes.
+    public struct Part: Sendable {
+        public var name: String
+        public var filename: String?
+        public var content: ArraySlice<UInt8>
     }
 
-    static let maximumParts = 8
-    static let maximumHeaderSize = 4096
+    public static let maximumParts = 8
+    public static let maximumHeaderSize = 4096
 
-    let parts: [Part]
+    /// The parts, in order.
+    public let parts: [Part]
 
     /// The first part named `name`.
-    subscript(name: String) -> Part? { parts.first { $0.name == name } }
-
-    /// Reads the request's body, at most `limit` bytes, as a form.
-    static func read(_ request: Request, limit: Int) async throws -> MultipartForm {
-        let type = request.headers[.contentType] ?? ""
-        guard let boundary = boundary(of: type) else {
-            throw ServiceRequestError.unsupportedMediaType(type.isEmpty ? "none" : type, accepted: ["multipart/form-data"])
-        }
-        let body = try await RequestBody.collect(request, limit: limit)
-        return try MultipartForm(body: Array(body), boundary: boundary)
-    }
+    public subscript(name: String) -> Part? { parts.first { $0.name == name } }
 
     /// The `boundary` parameter of a `multipart/form-data` content type.
-    static func boundary(of contentType: String) -> String? {
+    public static func boundary(of contentType: String) -> String? {
         let items = contentType.split(separator: ";").map { $0.trimmingSpaces }
         guard items.first?.lowercased() == "multipart/form-data" else { return nil }
         for item in items.dropFirst() {
@@ -51,7 +39,9 @@ struct MultipartForm {
         return nil
     }
 
-    init(body: [UInt8], boundary: String) throws {
+    /// Parses `body` with the `boundary` its content type named; throws
+    /// ``ServiceRequestError/malformedBody(reason:path:)`` naming what is wrong.
+    public init(body: [UInt8], boundary: String) throws {
         let delimiter = Array("--\(boundary)".utf8)
         let separator = Array("\r\n\r\n".utf8)
         // The body opens with the first delimiter (a preamble before it is allowed and skipped).

@@ -1,8 +1,5 @@
-import Foundation
 import OrdersWebProtocol
 import Testing
-
-@testable import OrdersService
 
 @Suite("multipart/form-data, strictly and within bounds")
 struct MultipartFormTests {
