@@ -39,7 +39,8 @@ final class FakeAPNs: Sendable {
             continuation.yield($0)
         }
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "fake.apns.group"))
-        let running = Task { try await group.run() }
+        // On threads of its own, as the servers under test (``DedicatedExecutor``).
+        let running = Task(executorPreference: DedicatedExecutor.servers) { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ServeProcessError(message: "the fake APNs did not start") }
         do {
