@@ -118,12 +118,8 @@ extension ConsolePages {
         guard let archive = try await wallet.orders.archive(identifier) else {
             throw ServiceRequestError.noRoute
         }
-        let zip = try ZipArchive(reading: archive)
-        guard let json = zip["order.json"], let decoded = OrderValidator().validate(json).order else {
-            throw StorageError(reason: "a stored archive has no readable order.json")
-        }
-        let languages = PageLocale.languages(request.headers[.acceptLanguage])
-        let rendered = OrderRenderer(languages: Array(languages.prefix(PageLocale.maximumEntries))).render(decoded, archive: zip)
+        let rendered = try OrderRenderer(languages: PageLocale.languages(request.headers[.acceptLanguage]))
+            .render(storedArchive: archive)
         let history = try await wallet.orders.history(identifier)
         let keyNames = Dictionary(try await wallet.apiKeys().map { ($0.identifier, $0.name) }, uniquingKeysWith: { a, _ in a })
         let registered = try await wallet.backend.registrations.registeredDevices(for: identifier, limit: Self.listedDevices)

@@ -21,7 +21,6 @@ extension ConsolePages {
         /// After a post: the file's name and what became of it.
         var fileName: String?
         var verdict: String?
-        var valid = false
         var errors: [IssueRow] = []
         var warnings: [IssueRow] = []
         var orderLink: String?
@@ -62,7 +61,6 @@ extension ConsolePages {
             model.warnings = report.warnings.map(Self.row)
             return PageResponse.render("consoleUpload", model, status: .unprocessableContent)
         case .valid(let prepared):
-            model.valid = true
             model.warnings = prepared.report.warnings.map(Self.row)
             let identifier = prepared.candidate.identifier
             model.verdict = "Valid: \(identifier.orderTypeIdentifier) \(identifier.orderIdentifier)."

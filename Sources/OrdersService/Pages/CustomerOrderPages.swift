@@ -82,7 +82,7 @@ struct CustomerOrderPages: Sendable {
             // The archive read may be a newer version's, saved in between: its rendering, its key.
             let (bytes, current) = try await archiveBytes(link, served: served)
             digest = current.archiveSHA256
-            order = try Self.render(bytes, languages: languages)
+            order = try OrderRenderer(languages: languages).render(storedArchive: Data(buffer: bytes))
             rendered.insert(order, digest: digest + "|" + languageKey)
         }
         let model: [String: Any] = [
@@ -148,14 +148,6 @@ struct CustomerOrderPages: Sendable {
         return OrderPageLink(
             identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: type, orderIdentifier: id), expires: expires,
             signature: signature)
-    }
-
-    static func render(_ archive: ByteBuffer, languages: [String]) throws -> RenderedOrder {
-        let zip = try ZipArchive(reading: Data(buffer: archive))
-        guard let json = zip["order.json"], let order = OrderValidator().validate(json).order else {
-            throw StorageError(reason: "a stored archive has no readable order.json")
-        }
-        return OrderRenderer(languages: languages).render(order, archive: zip)
     }
 
     /// The one answer for every link that leads nowhere.

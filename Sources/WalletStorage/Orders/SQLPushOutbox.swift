@@ -13,19 +13,25 @@ package final class SQLPushOutbox: PushOutbox {
         self.executor = executor
     }
 
+    /// The columns ``push(_:)`` reads, first in a row.
+    private static let pushColumns =
+        "id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts"
+
+    private static func push(_ row: any SQLRow) throws -> PendingPush {
+        PendingPush(
+            id: try row.integer(0), pushToken: try row.text(1), orderTypeIdentifier: try row.text(2),
+            orderIdentifier: try row.text(3), deviceIdentifier: try row.text(4),
+            enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)))
+    }
+
     package func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush] {
         let select = """
-            SELECT id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts
+            SELECT \(Self.pushColumns)
             FROM pushOutbox WHERE nextAttemptAt <= $1 ORDER BY nextAttemptAt, id LIMIT $2 \(executor.dialect.lockingReadSkippingLocked)
             """
         return try await reportingFailures {
             try await executor.write { connection in
-                let due = try await connection.fetch(select, [.instant(time), .integer(Int64(max(0, limit)))]) { row in
-                    PendingPush(
-                        id: try row.integer(0), pushToken: try row.text(1), orderTypeIdentifier: try row.text(2),
-                        orderIdentifier: try row.text(3), deviceIdentifier: try row.text(4),
-                        enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)))
-                }
+                let due = try await connection.fetch(select, [.instant(time), .integer(Int64(max(0, limit)))], Self.push)
                 guard !due.isEmpty else { return due }
                 let ids = SQLPlaceholders.list(2...due.count + 1)
                 try await connection.execute(
@@ -91,16 +97,12 @@ package final class SQLPushOutbox: PushOutbox {
             try await executor.read { connection in
                 try await connection.fetch(
                     """
-                    SELECT id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts,
-                    nextAttemptAt, lastError FROM pushOutbox ORDER BY nextAttemptAt, id LIMIT $1
+                    SELECT \(Self.pushColumns), nextAttemptAt, lastError FROM pushOutbox ORDER BY nextAttemptAt, id LIMIT $1
                     """, [.integer(Int64(max(0, limit)))]
                 ) { row in
                     WaitingPush(
-                        push: PendingPush(
-                            id: try row.integer(0), pushToken: try row.text(1), orderTypeIdentifier: try row.text(2),
-                            orderIdentifier: try row.text(3), deviceIdentifier: try row.text(4),
-                            enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6))),
-                        nextAttemptAt: Microseconds.date(try row.integer(7)), lastError: try row.optionalText(8))
+                        push: try Self.push(row), nextAttemptAt: Microseconds.date(try row.integer(7)),
+                        lastError: try row.optionalText(8))
                 }
             }
         }
