@@ -7,9 +7,15 @@ public struct ClientIdentifier: RawRepresentable, Hashable, Sendable, Codable, C
 
     /// Nil unless `rawValue` is 1–255 characters of letters, digits, `.`, `-` and `_`.
     public init?(rawValue: String) {
+        // By bytes: every allowed character is ASCII, and no byte of a longer one is.
         guard (1...255).contains(rawValue.utf8.count),
-            rawValue.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0))
+            rawValue.utf8.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
             })
         else { return nil }
         self.rawValue = rawValue

@@ -11,21 +11,40 @@ import WalletStorage
 public struct BackendFactory: Sendable, CustomStringConvertible {
     public var description: String
     public var make: @Sendable () async throws -> any StorageBackend
+    /// Two backends over one new store, as two processes sharing it would open it.
+    public var makeTwo: @Sendable () async throws -> (any StorageBackend, any StorageBackend)
 
-    public init(_ description: String, make: @escaping @Sendable () async throws -> any StorageBackend) {
+    public init(
+        _ description: String, make: @escaping @Sendable () async throws -> any StorageBackend,
+        makeTwo: @escaping @Sendable () async throws -> (any StorageBackend, any StorageBackend)
+    ) {
         self.description = description
         self.make = make
+        self.makeTwo = makeTwo
     }
 
     /// The embedded backend, in a new file under the temporary directory.
-    public static let sqlite = BackendFactory("SQLite") {
-        let folder = try TemporaryDirectory.make("contract-sqlite")
-        return try SQLiteBackend(path: folder.appendingPathComponent("store.sqlite").path)
-    }
+    public static let sqlite = BackendFactory(
+        "SQLite", make: { try SQLiteBackend(path: try newSQLitePath()) },
+        makeTwo: {
+            let path = try newSQLitePath()
+            return (try SQLiteBackend(path: path), try SQLiteBackend(path: path))
+        })
 
     /// The server backend, in a new database of the cluster ``TestPostgres`` names.
-    public static let postgres = BackendFactory("PostgreSQL") {
-        try await PostgresBackend.open(try await TestPostgres.newDatabase(), options: .init(maximumConnections: 3))
+    public static let postgres = BackendFactory(
+        "PostgreSQL",
+        make: { try await PostgresBackend.open(try await TestPostgres.newDatabase(), options: .init(maximumConnections: 3)) },
+        makeTwo: {
+            let url = try await TestPostgres.newDatabase()
+            return (
+                try await PostgresBackend.open(url, options: .init(maximumConnections: 3)),
+                try await PostgresBackend.open(url, options: .init(maximumConnections: 3))
+            )
+        })
+
+    private static func newSQLitePath() throws -> String {
+        try TemporaryDirectory.make("contract-sqlite").appendingPathComponent("store.sqlite").path
     }
 
     /// SQLite always; PostgreSQL when a test cluster is given (``TestPostgres``).

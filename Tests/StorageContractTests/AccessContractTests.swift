@@ -2,6 +2,7 @@ import Foundation
 import StorageContract
 import Testing
 import WalletCore
+import WalletStorage
 
 /// Restriction, authorization, grants, entitlements and history cursors, as every backend keeps them.
 @Suite("Contract: access")
@@ -59,6 +60,52 @@ struct AccessContractTests {
         try await access.deny(Self.client, at: Self.time)
         #expect(try await access.access(for: Self.client).status == .denied)
         #expect(try await access.clients().map(\.client) == [Self.client])
+    }
+
+    @Test(
+        "every write of a client's status, accounts or order types moves the access version; reads do not",
+        arguments: BackendFactory.all)
+    func version(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let executor = try #require(backend as? any SQLStorageBackend).sqlExecutor
+        let access = backend.access
+        var last = try await executor.read { try await SQLAccessRepository.version(on: $0) }
+        func expectMoved(_ what: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let now = try await executor.read { try await SQLAccessRepository.version(on: $0) }
+            #expect(now > last, what, sourceLocation: sourceLocation)
+            last = now
+        }
+        let (a, b) = (UUID(), UUID())
+        _ = try await access.recordDecision(.authorized([AccountGrant(accountID: a)]), for: Self.client, at: Self.time)
+        try await expectMoved("recordDecision(.authorized)")
+        _ = try await access.recordDecision(.denied, for: "com.example.other", at: Self.time)
+        try await expectMoved("recordDecision(.denied)")
+        try await access.grant([AccountGrant(accountID: b, earliestDate: Self.time)], to: Self.client, at: Self.time)
+        try await expectMoved("grant")
+        try await access.revoke(Self.client, accounts: [a], at: Self.time)
+        try await expectMoved("revoke of one account")
+        try await access.entitle(Self.client, toOrderTypes: ["order.com.a"])
+        try await expectMoved("entitle")
+        try await access.removeEntitlements(Self.client, toOrderTypes: ["order.com.a"])
+        try await expectMoved("removeEntitlements")
+        try await backend.apiKeys.insertKey(
+            APIKey(identifier: "k1", name: "Key", createdAt: Self.time, orderTypeIdentifiers: ["order.com.b"]),
+            secretDigest: String(repeating: "0", count: 64))
+        try await expectMoved("an API key's order types")
+        try await backend.withTransaction { transaction in
+            try await transaction.access.grant([AccountGrant(accountID: a)], to: Self.client, at: Self.time)
+        }
+        try await expectMoved("grant in a unit of work")
+        try await access.deny(Self.client, at: Self.time)
+        try await expectMoved("deny")
+        try await access.revoke("com.example.other", accounts: [], at: Self.time)
+        try await expectMoved("revoke of everything")
+
+        _ = try await access.access(for: Self.client)
+        _ = try await access.clients()
+        _ = try await access.orderTypeAccess(of: Self.client, to: "order.com.b")
+        _ = try await access.createCursor(for: Self.client, stream: "transactions", at: Self.time)
+        #expect(try await executor.read { try await SQLAccessRepository.version(on: $0) } == last)
     }
 
     @Test("entitlements are added and removed", arguments: BackendFactory.all)

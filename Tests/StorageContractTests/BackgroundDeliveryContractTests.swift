@@ -237,6 +237,42 @@ struct BackgroundDeliveryContractTests {
         #expect(try await fixture.claim(at: 200).map(\.client) == [Self.other])
     }
 
+    @Test(
+        "the access a planner keeps between passes follows revocations and grants made by another instance",
+        arguments: BackendFactory.all)
+    func accessChangedElsewhere(_ factory: BackendFactory) async throws {
+        let (planner, other) = try await factory.makeTwo()
+        let account = UUID()
+        _ = try await planner.finance.apply(FinanceBatch(accounts: [FinanceFixtures.asset(account)]), at: Self.start)
+        _ = try await other.access.recordDecision(
+            .authorized([AccountGrant(accountID: account)]), for: Self.client, at: Self.start)
+        _ = try await planner.backgroundDelivery.enable(
+            [.transactions], frequency: .hourly, url: try WebhookURL("https://budget.example/hook"), for: Self.client,
+            secret: "wds_secret", maximumEndpoints: 1, at: Self.start)
+        // Each round: one transaction in the account an hour later, one pass, the delivery sent.
+        func round(_ hour: Double) async throws -> Int {
+            let time = Self.start.addingTimeInterval(hour * 3_601)
+            var transaction = FinanceFixtures.transactions(count: 1, accounts: [account], seed: UInt64(hour) + 1)[0]
+            transaction.transactionDate = time
+            _ = try await other.finance.apply(FinanceBatch(transactions: [transaction]), at: time, compactingBefore: nil)
+            let planned = try await planner.backgroundDelivery.planDeliveries(at: time, scanLimit: 1_000).planned
+            for delivery in try await planner.backgroundDelivery.claimDeliveries(dueAt: time, leaseEnd: time, limit: 10) {
+                try await planner.backgroundDelivery.recordDelivered(delivery.deliveryID, at: time)
+            }
+            return planned
+        }
+        #expect(try await round(1) == 1)
+        try await other.access.revoke(Self.client, accounts: [account], at: Self.start.addingTimeInterval(3_700))
+        #expect(try await round(2) == 0)
+        try await other.access.grant(
+            [AccountGrant(accountID: account)], to: Self.client, at: Self.start.addingTimeInterval(7_300))
+        #expect(try await round(3) == 1)
+        try await other.access.grant(
+            [AccountGrant(accountID: account, earliestDate: Self.start.addingTimeInterval(365 * 86_400))], to: Self.client,
+            at: Self.start.addingTimeInterval(11_000))
+        #expect(try await round(4) == 0)
+    }
+
     @Test("many deciders at once decide each change once", arguments: BackendFactory.all)
     func concurrentDeciders(_ factory: BackendFactory) async throws {
         let fixture = try await Fixture(factory)

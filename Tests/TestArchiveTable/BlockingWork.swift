@@ -26,9 +26,9 @@ public enum BlockingWork {
             for index in 0..<count {
                 group.addTask { (index, await run { body(index) }) }
             }
-            var results = [T?](repeating: nil, count: count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
+            var results: [(Int, T)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
     }
 }

@@ -26,7 +26,7 @@ public struct ChangeWindow: Sendable {
     /// - Parameter changes: change-log records, oldest first.
     public init(_ changes: [LoggedChange]) {
         self.changes = changes
-        var net = Netting()
+        var net = Netting(capacity: changes.count)
         var clients: Set<ClientIdentifier> = []
         for change in changes {
             if let client = change.client {
@@ -45,8 +45,11 @@ public struct ChangeWindow: Sendable {
     ///   - access: the client's access now.
     ///   - dates: for each balance and transaction still stored that the window inserts or
     ///     updates, the dates its grant's earliest date applies to. A record missing here is gone.
+    ///     Nil when they were not read because they cannot matter: the client's grants have no
+    ///     earliest date, and every record the window inserts or updates without deleting it
+    ///     again is still stored (the window reaches the end of the log).
     public func changedTypes(
-        among types: Set<BackgroundDataType>, visibleTo access: ClientAccess, dates: [UUID: [Date]]
+        among types: Set<BackgroundDataType>, visibleTo access: ClientAccess, dates: [UUID: [Date]]?
     ) -> Set<BackgroundDataType> {
         guard access.status == .authorized else { return [] }
         // Records this client's own access changes touch are netted with the others on the same
@@ -92,10 +95,10 @@ public struct ChangeWindow: Sendable {
         }
     }
 
-    private static func isVisible(_ change: LoggedChange, to access: ClientAccess, dates: [UUID: [Date]]) -> Bool {
+    private static func isVisible(_ change: LoggedChange, to access: ClientAccess, dates: [UUID: [Date]]?) -> Bool {
         // Deletions, an account record and access changes are shown by the stream alone.
         if change.kind == .delete || change.client != nil { return true }
-        guard let account = change.stream.accountID else { return true }
+        guard let account = change.stream.accountID, let dates else { return true }
         guard let recordDates = dates[change.entityID] else { return false }
         return recordDates.allSatisfy { access.allows(account, at: $0) }
     }
@@ -103,23 +106,29 @@ public struct ChangeWindow: Sendable {
     /// Coalesces records per (stream, record) as a history batch does: the last of each, in the
     /// order each first appeared, unless it was inserted and deleted again.
     private struct Netting {
-        private var first: [Key: FinanceChange.Kind] = [:]
-        private var last: [Key: LoggedChange] = [:]
-        private var order: [Key] = []
+        /// Per (stream, record): its first kind, and where its last record is in `order`.
+        private var seen: [Key: (first: FinanceChange.Kind, index: Int)] = [:]
+        /// The last record of each (stream, record), in the order each first appeared.
+        private var order: [LoggedChange] = []
+
+        init(capacity: Int = 0) {
+            seen.reserveCapacity(capacity)
+            order.reserveCapacity(capacity)
+        }
 
         mutating func add(_ change: LoggedChange) {
             let key = Key(stream: change.stream, entityID: change.entityID)
-            if first[key] == nil {
-                first[key] = change.kind
-                order.append(key)
+            if let index = seen[key]?.index {
+                order[index] = change
+            } else {
+                seen[key] = (change.kind, order.count)
+                order.append(change)
             }
-            last[key] = change
         }
 
         var result: [LoggedChange] {
-            order.compactMap { key in
-                guard let change = last[key] else { return nil }
-                return first[key] == .insert && change.kind == .delete ? nil : change
+            order.filter { change in
+                !(change.kind == .delete && seen[Key(stream: change.stream, entityID: change.entityID)]?.first == .insert)
             }
         }
     }

@@ -52,6 +52,9 @@ extension PostgresBackend {
                 "UPDATE financeHistoryHorizon SET compactedThrough = $1 WHERE id = 1",
                 [.integer(counters.financeCompactedThrough)],
                 logger: logger)
+            // Access arrived without the writes that move its version: a planner that read this
+            // store before must read it again.
+            try await connection.run("UPDATE accessVersion SET version = version + 1 WHERE id = 1", logger: logger)
             // Identity columns continue after the copied ids.
             for table in ["orders", "orderVersions", "historyCursors", "pushOutbox", "pushFailures"] {
                 try await connection.run(

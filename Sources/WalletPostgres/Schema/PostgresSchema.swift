@@ -31,6 +31,13 @@ enum PostgresSchema {
         consent,
         delivery,
         console,
+        // SQLite's core.v4: the access version the planner's cache is checked against.
+        PostgresMigration(
+            version: 7, name: "core.v4",
+            statements: [
+                "CREATE TABLE accessVersion (id BIGINT PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
+                "INSERT INTO accessVersion (id, version) VALUES (1, 0)",
+            ]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

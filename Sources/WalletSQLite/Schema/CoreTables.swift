@@ -118,5 +118,15 @@ enum CoreTables {
                     CREATE INDEX clientTokens_on_expiresAt ON clientTokens (expiresAt);
                     """)
         }
+
+        // A number every write of a client's status, accounts or order types increases in its own
+        // unit of work (issue 26), so a reader that keeps access in memory knows when to read again.
+        migrator.registerMigration("core.v4") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE accessVersion (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                    INSERT INTO accessVersion (id, version) VALUES (1, 0);
+                    """)
+        }
     }
 }

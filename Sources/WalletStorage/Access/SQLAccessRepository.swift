@@ -102,7 +102,7 @@ package final class SQLAccessRepository: AccessRepository {
         try Self.requireExact(client)
         let record = recordAccountChange
         return try await reportingStorageErrors {
-            try await executor.write { connection in
+            try await writeAccess { connection in
                 let status: AuthorizationStatus
                 switch decision {
                 case .authorized: status = .authorized
@@ -131,7 +131,7 @@ package final class SQLAccessRepository: AccessRepository {
         let record = recordAccountChange
         let dialect = executor.dialect
         try await reportingStorageErrors {
-            try await executor.write { connection in
+            try await writeAccess { connection in
                 // Holds the client's row until the unit ends, so that what the grant reads as
                 // shared before it is still so when it records what it shared.
                 if dialect.locksRows {
@@ -151,7 +151,7 @@ package final class SQLAccessRepository: AccessRepository {
     package func deny(_ client: ClientIdentifier, at time: Date) async throws(StorageError) {
         try Self.requireExact(client)
         try await reportingStorageErrors {
-            try await executor.write { connection in
+            try await writeAccess { connection in
                 try await Self.setStatus(.denied, for: client, at: time, on: connection)
                 try await connection.execute("DELETE FROM clientAccounts WHERE client = $1", [.text(client.rawValue)])
                 try await Self.withdrawCredentials(of: client, on: connection)
@@ -163,7 +163,7 @@ package final class SQLAccessRepository: AccessRepository {
         try Self.requireExact(client)
         let record = recordAccountChange
         try await reportingStorageErrors {
-            try await executor.write { connection in
+            try await writeAccess { connection in
                 let name: [SQLValue] = [.text(client.rawValue)]
                 if accounts.isEmpty {
                     try await Self.setStatus(.denied, for: client, at: time, on: connection)
@@ -198,7 +198,7 @@ package final class SQLAccessRepository: AccessRepository {
     }
 
     /// Inside a unit of work: the client may use orders of these types (API keys are entitled
-    /// this way when they are created).
+    /// this way when they are created). Advances the access version.
     static func entitle(
         _ client: ClientIdentifier, toOrderTypes types: Set<String>, on connection: any SQLConnection
     ) async throws {
@@ -207,13 +207,14 @@ package final class SQLAccessRepository: AccessRepository {
                 "INSERT INTO clientOrderTypes (client, orderTypeIdentifier) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                 [.text(client.rawValue), .text(type)])
         }
+        try await advanceVersion(on: connection)
     }
 
     package func removeEntitlements(_ client: ClientIdentifier, toOrderTypes types: Set<String>) async throws(StorageError) {
         let types = types.filter(StorableText.isExact)
         guard StorableText.isExact(client.rawValue), !types.isEmpty else { return }
         try await reportingStorageErrors {
-            try await executor.write { connection in
+            try await writeAccess { connection in
                 for type in types.sorted() {
                     try await connection.execute(
                         "DELETE FROM clientOrderTypes WHERE client = $1 AND orderTypeIdentifier = $2",
@@ -259,6 +260,30 @@ package final class SQLAccessRepository: AccessRepository {
     }
 
     // MARK: - Helpers
+
+    /// Runs a write of access — clients' status, accounts or order types — and advances the
+    /// access version in the same unit of work, last: after any row the write holds, so two
+    /// writers never wait for each other in opposite orders.
+    private func writeAccess<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await executor.write { connection in
+            let result = try await body(connection)
+            try await Self.advanceVersion(on: connection)
+            return result
+        }
+    }
+
+    /// The access version: every unit of work that writes a client's status, accounts or order
+    /// types (``advanceVersion(on:)``) increases it before it commits, so access read after
+    /// the version was read is at least that recent, and the same version read later means
+    /// nothing about access changed in between (the planning pass's cache).
+    package static func version(on connection: any SQLConnection) async throws -> Int64 {
+        try await connection.integer("SELECT version FROM accessVersion WHERE id = 1") ?? 0
+    }
+
+    /// Increases the access version, inside a unit of work that writes access.
+    package static func advanceVersion(on connection: any SQLConnection) async throws {
+        try await connection.execute("UPDATE accessVersion SET version = version + 1 WHERE id = 1")
+    }
 
     private static func requireExact(_ client: ClientIdentifier) throws(StorageError) {
         guard StorableText.isExact(client.rawValue) else {

@@ -14,6 +14,7 @@ import WalletPrimitives
 /// a decision is as durable as the records it reads.
 package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepository {
     private let executor: any SQLExecutor
+    private let accessCache = PlannerAccessCache()
 
     package init(executor: any SQLExecutor) {
         self.executor = executor
@@ -177,6 +178,7 @@ package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepositor
 
     package func planDeliveries(at time: Date, scanLimit: Int) async throws -> DeliveryPlanReport {
         let dialect = executor.dialect
+        let accessCache = accessCache
         return try await reporting {
             // Most passes find nothing to do: they take no write lock.
             guard try await executor.read({ connection in try await Self.hasWork(at: time, on: connection) }) else {
@@ -187,7 +189,7 @@ package final class SQLBackgroundDeliveryRepository: BackgroundDeliveryRepositor
                     try await connection.execute("SELECT 1 FROM deliveryPlanner WHERE id = 1 \(dialect.lockingRead)")
                 }
                 var pass = try await PlanningPass(at: time, on: connection)
-                try await pass.scan(limit: max(1, scanLimit), on: connection)
+                try await pass.scan(limit: max(1, scanLimit), access: accessCache, on: connection)
                 try await pass.decide(on: connection)
                 try await pass.save(on: connection)
                 return pass.report
