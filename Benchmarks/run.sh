@@ -533,33 +533,46 @@ PY
     done
     awk -v n="${#files[@]}" -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", n / (e - s) }'
   }
-  # a new, empty PostgreSQL database's URL
+  # a new, empty PostgreSQL database's URL by ROUTE: direct (prepared statements), unprepared
+  # (direct, prepared=false: before issue 28), session or transaction (through that PgBouncer)
   fresh_database() {
-    local name="bench_$(date +%s%N)"
+    local name="bench_$(date +%s%N)" via="$ORDERS_TEST_POSTGRES" extra=""
     psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $name" >/dev/null
-    python3 - "$ORDERS_TEST_POSTGRES" "$name" <<'PY'
+    case "$1" in
+      unprepared) extra="prepared=false" ;;
+      session) via="$ORDERS_TEST_PGBOUNCER_SESSION" ;;
+      transaction) via="$ORDERS_TEST_PGBOUNCER_TRANSACTION" ;;
+    esac
+    python3 - "$via" "$name" "$extra" <<'PY'
 import sys
-url, name = sys.argv[1], sys.argv[2]
+url, name, extra = sys.argv[1], sys.argv[2], sys.argv[3]
 head, _, query = url.partition("?")
+query = "&".join(part for part in (query, extra) if part)
 print(head.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else ""))
 PY
   }
+  local routes=(unprepared direct session transaction)
+  [ -n "${ORDERS_TEST_PGBOUNCER_TRANSACTION:-}" ] || routes=(unprepared direct)
 
   echo "== scaleout: orders add, saves/s (every save verified: 3 RSA verifies, hashes, inflate)" >&2
-  printf '%-12s %12s %12s\n' "processes" "SQLite" "PostgreSQL"
-  local processes sqlite postgres database
+  echo "   PostgreSQL by route: unprepared = prepared=false (as before issue 28); direct = prepared statements;" >&2
+  echo "   session, transaction = through PgBouncer in that pooling mode (transaction with prepared=false)" >&2
+  printf '%-12s %12s' "processes" "SQLite"; printf ' %12s' "${routes[@]}"; echo
+  local processes route
   for processes in 1 2 4; do
-    sqlite=$(adds "$processes" --store "$work/adds-$processes.sqlite")
-    database=$(fresh_database)
-    postgres=$(adds "$processes" --database "$database")
-    printf '%-12s %12s %12s\n' "$processes" "$sqlite" "$postgres"
+    printf '%-12s %12s' "$processes" "$(adds "$processes" --store "$work/adds-$processes.sqlite")"
+    for route in "${routes[@]}"; do printf ' %12s' "$(adds "$processes" --database "$(fresh_database "$route")")"; done
+    echo
   done
   echo
 
   # containsOrder through N instances: one wrk per instance at once, summed
   local store="$work/adds-1.sqlite" pg
-  pg=$(fresh_database)
-  adds 1 --database "$pg" >/dev/null
+  declare -A pgs
+  for route in "${routes[@]}"; do
+    pgs[$route]=$(fresh_database "$route")
+    adds 1 --database "${pgs[$route]}" >/dev/null
+  done
   contains() {
     local instances=$1; shift
     local pids=() ports=() i key rate=0
@@ -586,9 +599,11 @@ PY
     echo "$rate"
   }
   echo "== scaleout: containsOrder (merchant API) through N serve instances, wrk 16 connections each, ${seconds} s" >&2
-  printf '%-12s %12s %12s\n' "instances" "SQLite" "PostgreSQL"
+  printf '%-12s %12s' "instances" "SQLite"; printf ' %12s' "${routes[@]}"; echo
   for processes in 1 2; do
-    printf '%-12s %12s %12s\n' "$processes" "$(contains "$processes" --store "$store")" "$(contains "$processes" --database "$pg")"
+    printf '%-12s %12s' "$processes" "$(contains "$processes" --store "$store")"
+    for route in "${routes[@]}"; do printf ' %12s' "$(contains "$processes" --database "${pgs[$route]}")"; done
+    echo
   done
   echo
 }

@@ -6,11 +6,13 @@
 #     and Scripts/check-example.sh
 #   postgresql: initdb and pg_ctl for the throwaway cluster of Scripts/with-postgres.sh (the tests never
 #     use the cluster Debian's package may create and start for itself)
+#   pgbouncer: the connection pooler Scripts/with-postgres.sh starts in front of that cluster, once in
+#     session and once in transaction pooling mode (never Debian's own instance)
 #   chromium, chromium-driver: the browser suite (Scripts/browser-tests.sh) drives headless Chromium
 #   wrk: the HTTP benchmarks (Benchmarks/run.sh serve, scaleout, logflood, pages)
 set -euo pipefail
 packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
-  chromium chromium-driver wrk)
+  pgbouncer chromium chromium-driver wrk)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

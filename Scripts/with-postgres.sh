@@ -9,6 +9,11 @@
 # fsync is off: the cluster holds test data only. The command finds it in ORDERS_TEST_POSTGRES, a
 # URL as `--database` takes it (postgres://USER@/postgres?host=SOCKET_DIRECTORY). Tests without
 # that variable skip their PostgreSQL rows and say so.
+#
+# In front of it, two PgBouncers on free loopback ports, any database name passed through:
+# ORDERS_TEST_PGBOUNCER_SESSION (pool_mode = session) and ORDERS_TEST_PGBOUNCER_TRANSACTION
+# (pool_mode = transaction, the URL with prepared=false: PgBouncer 1.18 keeps no prepared
+# statements across transactions). The contract suite and the multi-instance tests run through both.
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
@@ -24,6 +29,9 @@ if [ "$(id -u)" -eq 0 ]; then
   chown postgres: "$dir"
 fi
 stop() {
+  for pidfile in "$dir"/pgbouncer-*.pid; do
+    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+  done
   "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
@@ -37,13 +45,56 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost -keyout "$
 chmod 600 "$dir/server.key"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/server.key" "$dir/server.crt"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# max_locks_per_transaction: every test migrates a new database in one transaction, which holds a
+# lock per table and index it creates, and the tests of three routes (direct, two PgBouncers)
+# migrate at once; the default's shared lock table ran out ("out of shared memory", 53200).
 "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200 \
+  -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200 -c max_locks_per_transaction=256 \
       -c ssl=on -c ssl_cert_file='$dir/server.crt' -c ssl_key_file='$dir/server.key'" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 echo "with-postgres: throwaway cluster at $dir (PostgreSQL $("$bin/postgres" --version | awk '{print $3}'))" >&2
 export ORDERS_TEST_POSTGRES="postgres://$user@/postgres?host=$dir&port=$port"
 export ORDERS_TEST_POSTGRES_TCP="postgres://$user@127.0.0.1:$port/postgres"
+
+# PgBouncer, in each pooling mode, in front of the cluster's socket.
+if ! command -v pgbouncer >/dev/null; then
+  echo "with-postgres: pgbouncer is not installed (Debian package pgbouncer; Scripts/setup.sh installs it)" >&2
+  exit 2
+fi
+printf '"%s" ""\n' "$user" >"$dir/pgbouncer-users.txt"
+for mode in session transaction; do
+  bouncer=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  cat >"$dir/pgbouncer-$mode.ini" <<INI
+[databases]
+* = host=$dir port=$port
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $bouncer
+unix_socket_dir =
+auth_type = trust
+auth_file = $dir/pgbouncer-users.txt
+pool_mode = $mode
+max_client_conn = 2000
+default_pool_size = 20
+max_db_connections = 20
+server_reset_query = DISCARD ALL
+ignore_startup_parameters = extra_float_digits,application_name
+logfile = $dir/pgbouncer-$mode.log
+pidfile = $dir/pgbouncer-$mode.pid
+INI
+  [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/pgbouncer-$mode.ini" "$dir/pgbouncer-users.txt"
+  "${as[@]}" pgbouncer -d -q "$dir/pgbouncer-$mode.ini" || { cat "$dir/pgbouncer-$mode.log" >&2; exit 1; }
+  for _ in $(seq 100); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $bouncer), 0.2)" 2>/dev/null && break
+    sleep 0.1
+  done
+  if [ "$mode" = session ]; then
+    export ORDERS_TEST_PGBOUNCER_SESSION="postgres://$user@127.0.0.1:$bouncer/postgres?sslmode=disable"
+  else
+    export ORDERS_TEST_PGBOUNCER_TRANSACTION="postgres://$user@127.0.0.1:$bouncer/postgres?sslmode=disable&prepared=false"
+  fi
+done
+echo "with-postgres: PgBouncer $(pgbouncer --version | awk 'NR==1 {print $2}') in session and transaction mode" >&2
 set +e
 "$@"
 status=$?

@@ -72,7 +72,7 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
         self.url = url
         self.client = client
         self.running = running
-        executor = PostgresExecutor(client: client, logger: logger, location: url.redacted)
+        executor = PostgresExecutor(client: client, logger: logger, location: url.redacted, prepares: url.prepared)
         repositories = SQLRepositories(executor: executor)
     }
 

@@ -11,7 +11,8 @@ import WalletCore
 import WalletOrders
 import WalletPostgres
 
-/// Two `orders serve` processes on one PostgreSQL database: what one is told, the other acts on.
+/// Two `orders serve` processes on one PostgreSQL database — directly and through PgBouncer in
+/// session and transaction pooling — what one is told, the other acts on.
 @Suite(
     "Two orders serve instances on one PostgreSQL database", .serialized,
     .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipNote)))
@@ -20,8 +21,8 @@ struct PostgresInstancesTests {
     static let registration = "/v1/devices/phone/registrations/\(ServiceFixture.shopType)/ORDER-1"
 
     /// A PostgreSQL database holding the test order's first version, a wallet on it, and a key.
-    static func database() async throws -> (url: PostgresDatabaseURL, wallet: WalletStore, key: String) {
-        let url = try await TestPostgres.newDatabase()
+    static func database(_ route: String) async throws -> (url: PostgresDatabaseURL, wallet: WalletStore, key: String) {
+        let url = try await TestPostgres.newDatabase(route: route)
         let configuration = WalletConfiguration(
             verifier: try TestOrderArchive.verifier(), clock: { TestOrderArchive.now }, logger: Logger(label: "test"))
         let wallet = WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration)
@@ -34,9 +35,11 @@ struct PostgresInstancesTests {
         instances.map { $0.standardError.components(separatedBy: "would push").count - 1 }
     }
 
-    @Test("a device registered through one instance hears of a version saved through the other, exactly once")
-    func pushAcrossInstances() async throws {
-        let (url, wallet, key) = try await Self.database()
+    @Test(
+        "a device registered through one instance hears of a version saved through the other, exactly once",
+        arguments: TestPostgres.routes)
+    func pushAcrossInstances(_ route: String) async throws {
+        let (url, wallet, key) = try await Self.database(route)
         let a = try await ServeProcess.start(database: url.redacted)
         let b = try await ServeProcess.start(database: url.redacted)
         let (clientA, clientB) = (LoopbackClient(port: a.port), LoopbackClient(port: b.port))
@@ -67,9 +70,11 @@ struct PostgresInstancesTests {
         try await clientB.shutdown()
     }
 
-    @Test("kill -9 of an instance in the middle of saves leaves whole versions only; the other delivers the pushes")
-    func killedMidSave() async throws {
-        let (url, wallet, key) = try await Self.database()
+    @Test(
+        "kill -9 of an instance in the middle of saves leaves whole versions only; the other delivers the pushes",
+        arguments: TestPostgres.routes)
+    func killedMidSave(_ route: String) async throws {
+        let (url, wallet, key) = try await Self.database(route)
         let a = try await ServeProcess.start(database: url.redacted)
         let b = try await ServeProcess.start(database: url.redacted)
         _ = try await wallet.webService.register(

@@ -10,6 +10,9 @@ import WalletStorage
 /// the package is listed in ``all``; the suite runs each test once per row.
 public struct BackendFactory: Sendable, CustomStringConvertible {
     public var description: String
+    /// Whether the backend reaches its server through a connection pooler: randomized tests
+    /// whose subject is what statements compute, not how they reach the server, run fewer cases.
+    public var isThroughPooler = false
     public var make: @Sendable () async throws -> any StorageBackend
     /// Two backends over one new store, as two processes sharing it would open it.
     public var makeTwo: @Sendable () async throws -> (any StorageBackend, any StorageBackend)
@@ -43,12 +46,36 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
             )
         })
 
+    /// The server backend through a PgBouncer of ``TestPostgres`` in `mode` (`session` or
+    /// `transaction`), in a new database of the cluster behind it.
+    public static func pgbouncer(_ mode: String, _ proxy: PostgresDatabaseURL) -> BackendFactory {
+        var factory = BackendFactory(
+            "PostgreSQL through PgBouncer (\(mode) pooling)",
+            make: {
+                try await PostgresBackend.open(
+                    try await TestPostgres.newDatabase(through: proxy), options: .init(maximumConnections: 3))
+            },
+            makeTwo: {
+                let url = try await TestPostgres.newDatabase(through: proxy)
+                return (
+                    try await PostgresBackend.open(url, options: .init(maximumConnections: 3)),
+                    try await PostgresBackend.open(url, options: .init(maximumConnections: 3))
+                )
+            })
+        factory.isThroughPooler = true
+        return factory
+    }
+
     private static func newSQLitePath() throws -> String {
         try TemporaryDirectory.make("contract-sqlite").appendingPathComponent("store.sqlite").path
     }
 
-    /// SQLite always; PostgreSQL when a test cluster is given (``TestPostgres``).
-    public static let all: [BackendFactory] = TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres]
+    /// SQLite always; PostgreSQL when a test cluster is given (``TestPostgres``), directly and
+    /// through each PgBouncer it has.
+    public static let all: [BackendFactory] =
+        TestPostgres.url == nil
+        ? [.sqlite]
+        : [.sqlite, .postgres] + TestPostgres.poolers.map { pgbouncer($0.mode, $0.url) }
 }
 
 /// The PostgreSQL cluster tests use: `ORDERS_TEST_POSTGRES`, a `--database` URL, which
@@ -57,6 +84,32 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
 public enum TestPostgres {
     public static let url: PostgresDatabaseURL? = ProcessInfo.processInfo.environment["ORDERS_TEST_POSTGRES"].flatMap {
         try? PostgresDatabaseURL($0)
+    }
+
+    /// PgBouncers in front of the cluster (`ORDERS_TEST_PGBOUNCER_SESSION`, `…_TRANSACTION`, the
+    /// latter with `prepared=false`), by pooling mode.
+    public static let poolers: [(mode: String, url: PostgresDatabaseURL)] = [
+        ("session", "ORDERS_TEST_PGBOUNCER_SESSION"), ("transaction", "ORDERS_TEST_PGBOUNCER_TRANSACTION"),
+    ].compactMap { mode, variable in
+        ProcessInfo.processInfo.environment[variable].flatMap { try? PostgresDatabaseURL($0) }.map { (mode, $0) }
+    }
+
+    /// The ways to the cluster tests of several processes take: `direct`, then the pooling mode
+    /// of each PgBouncer (``newDatabase(route:)``).
+    public static let routes: [String] = (url == nil ? [] : ["direct"]) + poolers.map(\.mode)
+
+    /// A new, empty database reached by `route`, one of ``routes``.
+    public static func newDatabase(route: String) async throws -> PostgresDatabaseURL {
+        guard let proxy = poolers.first(where: { $0.mode == route })?.url else { return try await newDatabase() }
+        return try await newDatabase(through: proxy)
+    }
+
+    /// A new, empty database in the cluster, reached through `proxy` (a PgBouncer that passes
+    /// every database name through).
+    public static func newDatabase(through proxy: PostgresDatabaseURL) async throws -> PostgresDatabaseURL {
+        var through = proxy
+        through.database = try await newDatabase().database
+        return through
     }
 
     /// The same cluster over loopback TCP with TLS (`ORDERS_TEST_POSTGRES_TCP`, no `sslmode`).

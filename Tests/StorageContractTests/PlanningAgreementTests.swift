@@ -76,7 +76,9 @@ struct PlanningAgreementTests {
         }
         var checked = 0
 
-        for round in 0..<40 {
+        // Fewer through a pooler: the rule is the subject, not the way to the server.
+        let rounds = factory.isThroughPooler ? 12 : 40
+        for round in 0..<rounds {
             var accesses: [ClientAccess] = []
             // Every third round no grant has an earliest date: the pass then reads no dates.
             let dated = round % 3 != 0
@@ -115,7 +117,7 @@ struct PlanningAgreementTests {
             for access in accesses { try await backend.access.revoke(access.client, accounts: [], at: tick()) }
         }
         // The windows were not all empty or all invisible.
-        #expect(checked >= 40)
+        #expect(checked >= rounds)
     }
 
     /// A date within three days of the grants' earliest dates (which are such dates too), or

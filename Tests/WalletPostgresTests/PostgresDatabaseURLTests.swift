@@ -45,6 +45,19 @@ struct PostgresDatabaseURLTests {
         #expect(url.redacted == "postgres://wallet@db.example:5432/orders")
     }
 
+    @Test("prepared=false turns prepared statements off, survives redaction; true is the default")
+    func prepared() throws {
+        #expect(try PostgresDatabaseURL("postgres://wallet@db.example/orders").prepared)
+        #expect(try PostgresDatabaseURL("postgres://wallet@db.example/orders?prepared=true").prepared)
+        let tcp = try PostgresDatabaseURL("postgres://wallet@db.example/orders?prepared=false&sslmode=disable")
+        #expect(!tcp.prepared)
+        #expect(tcp.redacted == "postgres://wallet@db.example:5432/orders?prepared=false")
+        #expect(try !PostgresDatabaseURL(tcp.redacted).prepared)
+        let socket = try PostgresDatabaseURL("postgres://wallet@/orders?host=/run/pg&prepared=false")
+        #expect(socket.redacted == "postgres://wallet@/orders?host=/run/pg&prepared=false")
+        #expect(try !PostgresDatabaseURL(socket.redacted).prepared)
+    }
+
     @Test(
         "what cannot be used is refused, saying what is wrong",
         arguments: [
@@ -56,6 +69,7 @@ struct PostgresDatabaseURLTests {
             ("postgres://wallet@db/orders/extra", "the path must be one database name"),
             ("postgres://wallet@db/orders?sslmode=maybe", "sslmode must be one of disable, prefer, require, verify-full"),
             ("postgres://wallet@db/orders?application_name=x", "unknown parameter application_name"),
+            ("postgres://wallet@db/orders?prepared=no", "prepared must be true or false"),
             ("postgres://wallet@db/orders?sslmode=require&sslmode=disable", "the parameter sslmode is given twice"),
             ("postgres://wallet@/orders?host=/run/pg&sslmode=verify-full", "cannot be used over a Unix socket"),
         ])

@@ -30,6 +30,10 @@ extension PostgresConnection {
 
     /// A statement bound as PostgreSQL's extended protocol binds it: arguments never become SQL.
     static func query(_ sql: String, _ arguments: [SQLValue]) -> PostgresQuery {
+        PostgresQuery(unsafeSQL: sql, binds: bindings(arguments))
+    }
+
+    static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -39,7 +43,18 @@ extension PostgresConnection {
             case .blob(let value): bindings.append(ByteBuffer(data: value))
             }
         }
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+        return bindings
+    }
+
+    /// Runs the statement of `slot` — prepared on this connection the first time — with
+    /// `arguments`, calling `each` for every row.
+    func prepared<Slot: PreparedSlot>(
+        _ slot: Slot.Type, _ arguments: [SQLValue], logger: Logger, _ each: (PostgresRandomAccessRow) throws -> Void
+    ) async throws {
+        let statement = PreparedStatement<Slot>(bindings: Self.bindings(arguments))
+        for try await row in try await execute(statement, logger: logger) {
+            try each(row.makeRandomAccess())
+        }
     }
 }
 
@@ -50,14 +65,20 @@ struct PostgresSQLConnection: SQLConnection {
     let logger: Logger
     /// Where the database is, for messages.
     let location: String
+    /// Whether statements marked reusable run prepared (``PreparedStatements``).
+    let prepares: Bool
 
     func fetch<T>(
         _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
     ) async throws -> [T] {
         var results: [T] = []
         do {
-            for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
-                results.append(try decode(row.makeRandomAccess()))
+            if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
+                try await connection.prepared(slot, arguments, logger: logger) { results.append(try decode($0)) }
+            } else {
+                for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
+                    results.append(try decode(row.makeRandomAccess()))
+                }
             }
         } catch let error as PostgresDecodingError {
             throw StorageError.unreadableRow(column: error.columnName, in: location)
@@ -81,7 +102,11 @@ struct PostgresSQLConnection: SQLConnection {
 
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
         do {
-            try await connection.run(sql, arguments, logger: logger)
+            if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
+                try await connection.prepared(slot, arguments, logger: logger) { _ in }
+            } else {
+                try await connection.run(sql, arguments, logger: logger)
+            }
         } catch  where error is PSQLError {
             throw StorageError(postgres: error, location: location)
         }

@@ -10,6 +10,11 @@ import Foundation
 ///
 /// As libpq: `postgresql://` is accepted too, the port defaults to 5432, the database to the
 /// user, and `sslmode` to `prefer` over TCP (never TLS over a Unix socket).
+///
+/// Not libpq's: `prepared=false` runs every statement unnamed (parsed on each execution) instead
+/// of preparing the repeated ones once per connection — for a connection pooler that hands a
+/// connection's statements to different server sessions, such as PgBouncer with
+/// `pool_mode = transaction` (docs/scaling-out.md).
 public struct PostgresDatabaseURL: Sendable, Hashable {
     public enum Endpoint: Sendable, Hashable {
         case tcp(host: String, port: Int)
@@ -27,6 +32,9 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// Whether statements the store repeats are prepared once per connection (`prepared`,
+    /// default true).
+    public var prepared: Bool
 
     /// Parses `text`; the error names the part that is wrong, never the password.
     public init(_ text: String) throws(PostgresURLError) {
@@ -44,9 +52,14 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
             guard query[item.name] == nil else { throw .malformed("the parameter \(item.name) is given twice") }
             query[item.name] = item.value ?? ""
         }
-        let known: Set<String> = ["host", "port", "sslmode"]
+        let known: Set<String> = ["host", "port", "sslmode", "prepared"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .malformed("unknown parameter \(unknown) (known: host, port, sslmode)")
+            throw .malformed("unknown parameter \(unknown) (known: host, port, sslmode, prepared)")
+        }
+        switch query["prepared"] {
+        case nil, "true": prepared = true
+        case "false": prepared = false
+        default: throw .malformed("prepared must be true or false")
         }
         var port = 5432
         if let text = components.port.map(String.init) ?? query["port"] {
@@ -81,15 +94,17 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
 
     /// The URL without its password, for messages and logs.
     public var redacted: String {
+        let options = prepared ? "" : "prepared=false"
         switch endpoint {
         case .tcp(let host, let port):
-            return "postgres://\(user)@\(host):\(port)/\(database)"
+            return "postgres://\(user)@\(host):\(port)/\(database)" + (options.isEmpty ? "" : "?\(options)")
         case .unixSocket(let path):
             // DIRECTORY/.s.PGSQL.PORT, as the parser built it.
             let file = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
             let directory = String(path.dropLast(file.count + 1))
             let port = file.split(separator: ".").last.map(String.init) ?? "5432"
             return "postgres://\(user)@/\(database)?host=\(directory)" + (port == "5432" ? "" : "&port=\(port)")
+                + (options.isEmpty ? "" : "&\(options)")
         }
     }
 }

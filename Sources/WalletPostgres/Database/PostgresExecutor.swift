@@ -18,6 +18,9 @@ struct PostgresExecutor: SQLExecutor {
     let logger: Logger
     /// Where the database is, for messages.
     let location: String
+    /// Whether reusable statements run prepared (the URL's `prepared`, true unless a pooler in
+    /// transaction mode sits between).
+    let prepares: Bool
 
     var dialect: any SQLDialect { PostgresDialect() }
 
@@ -27,7 +30,7 @@ struct PostgresExecutor: SQLExecutor {
 
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await transaction("BEGIN") { connection, logger in
-            try await body(PostgresSQLConnection(connection: connection, logger: logger, location: location))
+            try await body(PostgresSQLConnection(connection: connection, logger: logger, location: location, prepares: prepares))
         }
     }
 
@@ -38,7 +41,7 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
-        PostgresSQLConnection(connection: connection, logger: logger, location: location)
+        PostgresSQLConnection(connection: connection, logger: logger, location: location, prepares: prepares)
     }
 
     /// `body` in a transaction on a leased connection, retried on serialization failures.

@@ -10,6 +10,10 @@ enum PostgresFailure {
     /// deadlock, which PostgreSQL reports under contention and CockroachDB for any conflict.
     static let retryableStates: Set<String> = ["40001", "40P01"]
 
+    /// SQLSTATEs of a prepared statement missing where it was made (26000) or made twice
+    /// (42P05): the connection's statements reach more than one server session.
+    static let lostPreparedStatementStates: Set<String> = ["26000", "42P05"]
+
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(of error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
@@ -27,6 +31,12 @@ enum PostgresFailure {
     /// One line for people: the server's message and SQLSTATE, or what failed on the way to it.
     static func describe(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
+        if let info = error.serverInfo, let state = info[.sqlState], lostPreparedStatementStates.contains(state),
+            info[.message]?.contains("\"wallet_") == true
+        {
+            return "the server does not have a statement this connection prepared (a pooler in transaction mode, "
+                + "such as PgBouncer's pool_mode = transaction?): add prepared=false to the database URL [SQLSTATE \(state)]"
+        }
         if let info = error.serverInfo, let message = info[.message] {
             let detail = info[.detail].map { " (\($0))" } ?? ""
             return "\(message)\(detail) [SQLSTATE \(info[.sqlState] ?? "?")]"
