@@ -33,7 +33,7 @@ struct ServiceUnderLoadTests {
 
         let clock = ContinuousClock()
         let start = clock.now
-        var slowest = Duration.zero
+        var waits: [Duration] = []
         var rounds = 0
         var answered = 0
         // At least 4 s (twice the idle timeout) and 16 rounds, however slow a sanitizer makes them.
@@ -44,13 +44,19 @@ struct ServiceUnderLoadTests {
             let client = try RawConnection(port: server.port)
             client.send(Self.health)
             if await client.responseStatus() == 200 { answered += 1 }
-            slowest = max(slowest, clock.now - began)
+            waits.append(clock.now - began)
             try await Task.sleep(for: .milliseconds(250))
         }
         #expect(answered == rounds)
+        // A server that made well-behaved clients wait for the slow ones would hold them until
+        // the idle timeout (2 s) reaps those: no answer may take that long, and the typical one
+        // is quick. (Not a bound on every sample: the whole test suite shares two cores with it.)
         // Scripts/sanitize.sh sets ORDERS_SANITIZER: everything runs 5–15× slower there.
-        let limit: Duration = ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] == nil ? .seconds(1) : .seconds(15)
-        #expect(slowest < limit, "a well-behaved request waited \(slowest)")
+        let scale = ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] == nil ? 1 : 15
+        let sorted = waits.sorted()
+        let (median, slowest) = (sorted[sorted.count / 2], sorted[sorted.count - 1])
+        #expect(median < .milliseconds(250) * scale, "well-behaved requests waited \(sorted)")
+        #expect(slowest < .seconds(2) * scale, "a well-behaved request waited \(slowest)")
         // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every
         // trickling one: the idle timer sees a request only once its head is complete, so a
         // client that sends a byte at a time is idle to it (a header deadline, in effect).
@@ -61,7 +67,7 @@ struct ServiceUnderLoadTests {
         #expect(closedSilent == silent.count)
         #expect(closedTrickling == trickling.count)
         let peak = try #require(ProcessMemory.peak(of: pid))
-        print("slow clients: baseline \(baseline) KiB, peak \(peak) KiB, slowest answer \(slowest)")
+        print("slow clients: baseline \(baseline) KiB, peak \(peak) KiB, answers: median \(median), slowest \(slowest)")
         // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): no bound there.
         if ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] != "address" {
             #expect(peak - baseline < 64 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
