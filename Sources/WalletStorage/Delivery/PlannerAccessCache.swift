@@ -16,8 +16,8 @@ final class PlannerAccessCache: Sendable {
 
     private let held = Mutex<Held?>(nil)
 
-    /// Each client's access in `clients`, as of the current access version, reading only what the
-    /// cache does not hold for that version.
+    /// Each client's access in `clients` (and no other's), as of the current access version,
+    /// reading only what the cache does not hold for that version.
     func accesses(
         for clients: Set<ClientIdentifier>, on connection: any SQLConnection
     ) async throws -> [ClientIdentifier: ClientAccess] {
@@ -25,9 +25,10 @@ final class PlannerAccessCache: Sendable {
         let version = try await SQLAccessRepository.version(on: connection)
         var known = held.withLock { held in held?.version == version ? held?.accesses ?? [:] : [:] }
         let missing = clients.filter { known[$0] == nil }
-        guard !missing.isEmpty else { return known }
-        known.merge(try await SQLAccessRepository.accesses(for: missing, on: connection)) { _, read in read }
-        held.withLock { $0 = Held(version: version, accesses: known) }
-        return known
+        if !missing.isEmpty {
+            known.merge(try await SQLAccessRepository.accesses(for: missing, on: connection)) { _, read in read }
+            held.withLock { $0 = Held(version: version, accesses: known) }
+        }
+        return known.filter { clients.contains($0.key) }
     }
 }
