@@ -48,8 +48,10 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 # max_locks_per_transaction: every test migrates a new database in one transaction, which holds a
 # lock per table and index it creates, and the tests of three routes (direct, two PgBouncers)
 # migrate at once; the default's shared lock table ran out ("out of shared memory", 53200).
+# max_connections 400 and PgBouncer's idle server connections closed after 2 s: every test has a
+# database of its own, and a pooler keeps a pool per database (10 at most here).
 "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200 -c max_locks_per_transaction=256 \
+  -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=400 -c max_locks_per_transaction=256 \
       -c ssl=on -c ssl_cert_file='$dir/server.crt' -c ssl_key_file='$dir/server.key'" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 echo "with-postgres: throwaway cluster at $dir (PostgreSQL $("$bin/postgres" --version | awk '{print $3}'))" >&2
@@ -75,8 +77,9 @@ auth_type = trust
 auth_file = $dir/pgbouncer-users.txt
 pool_mode = $mode
 max_client_conn = 2000
-default_pool_size = 20
-max_db_connections = 20
+default_pool_size = 10
+max_db_connections = 10
+server_idle_timeout = 2
 server_reset_query = DISCARD ALL
 ignore_startup_parameters = extra_float_digits,application_name
 logfile = $dir/pgbouncer-$mode.log
