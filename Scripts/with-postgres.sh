@@ -14,6 +14,11 @@
 # ORDERS_TEST_PGBOUNCER_SESSION (pool_mode = session) and ORDERS_TEST_PGBOUNCER_TRANSACTION
 # (pool_mode = transaction, the URL with prepared=false: PgBouncer 1.18 keeps no prepared
 # statements across transactions). The contract suite and the multi-instance tests run through both.
+#
+# And a second, separate pair of servers for the failover tests (Scripts/postgres-pair.sh): a
+# primary with a synchronous hot standby, in ORDERS_TEST_POSTGRES_PAIR (the pair's directory, for
+# postgres-pair.sh failover/rejoin/restart); its URL names both hosts with
+# target_session_attrs=read-write.
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
@@ -29,6 +34,7 @@ if [ "$(id -u)" -eq 0 ]; then
   chown postgres: "$dir"
 fi
 stop() {
+  "$(dirname "$0")/postgres-pair.sh" stop "$dir/pair" >/dev/null 2>&1 || true
   for pidfile in "$dir"/pgbouncer-*.pid; do
     [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
   done
@@ -98,6 +104,10 @@ INI
   fi
 done
 echo "with-postgres: PgBouncer $(pgbouncer --version | awk 'NR==1 {print $2}') in session and transaction mode" >&2
+
+"$(dirname "$0")/postgres-pair.sh" start "$dir/pair"
+export ORDERS_TEST_POSTGRES_PAIR="$dir/pair"
+echo "with-postgres: a primary and its synchronous standby at $dir/pair" >&2
 set +e
 "$@"
 status=$?

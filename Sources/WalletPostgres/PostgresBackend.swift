@@ -57,8 +57,8 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
 
     /// Where the database is.
     public let url: PostgresDatabaseURL
-    private let client: PostgresClient
-    /// The pool's task for ``PoolLifetime/untilClosed``; nil when the owner runs the pool.
+    private let servers: PostgresServers
+    /// The pools' task for ``PoolLifetime/untilClosed``; nil when the owner runs them.
     private let running: Task<Void, Never>?
     let executor: PostgresExecutor
     package let repositories: SQLRepositories
@@ -67,12 +67,12 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     public var location: String { url.redacted }
 
     private init(
-        url: PostgresDatabaseURL, client: PostgresClient, running: Task<Void, Never>?, logger: Logger
+        url: PostgresDatabaseURL, servers: PostgresServers, running: Task<Void, Never>?, logger: Logger
     ) {
         self.url = url
-        self.client = client
+        self.servers = servers
         self.running = running
-        executor = PostgresExecutor(client: client, logger: logger, location: url.redacted, prepares: url.prepared)
+        executor = PostgresExecutor(servers: servers, logger: logger, location: url.redacted, prepares: url.prepared)
         repositories = SQLRepositories(executor: executor)
     }
 
@@ -81,6 +81,8 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     /// The schema is checked or migrated on a connection of its own, made before the pool: the
     /// pool retries a server it cannot reach without failing the request that waits, while one
     /// connection reports at once why it failed (no server, login refused, no such database).
+    /// With several hosts, that connection goes to the first that `target_session_attrs`
+    /// accepts.
     ///
     /// - Throws: ``WalletCore/StorageError`` naming the database (never its password) when it
     ///   cannot be reached, refuses the login, is not UTF-8, or was written by a newer version.
@@ -88,8 +90,7 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
         _ url: PostgresDatabaseURL, options: Options = Options(), logger: Logger = Logger(label: "wallet.postgres")
     ) async throws(StorageError) -> PostgresBackend {
         do {
-            let connection = try await PostgresConnection.connect(
-                configuration: try url.connectionConfiguration(connectTimeout: options.connectTimeout), id: 0, logger: logger)
+            let (connection, _) = try await PostgresServers.connect(url, timeout: options.connectTimeout, logger: logger)
             do {
                 if options.createIfMissing {
                     try await PostgresSchema.migrate(on: connection, logger: logger, location: url.redacted)
@@ -106,30 +107,29 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
         } catch {
             throw StorageError(postgres: error, location: url.redacted)
         }
-        var configuration = url.clientConfiguration
-        configuration.options.maximumConnections = max(1, options.maximumConnections)
-        configuration.options.connectTimeout = options.connectTimeout
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let servers = PostgresServers(
+            url: url, maximumConnections: url.poolSize ?? options.maximumConnections, connectTimeout: options.connectTimeout,
+            logger: logger)
         var running: Task<Void, Never>?
         if options.poolLifetime == .untilClosed {
             // Started immediately, on this thread, up to its first suspension: `run()` marks the
-            // client running before that, so no query made after `open` returns can find it not
-            // yet running (postgres-nio warns "run() hasn't been called yet", and such a lease
-            // waits).
-            running = Task.immediate { await client.run() }
+            // clients running before that, so no query made after `open` returns can find one
+            // not yet running (postgres-nio warns "run() hasn't been called yet", and such a
+            // lease waits).
+            running = Task.immediate { await servers.run() }
         }
-        return PostgresBackend(url: url, client: client, running: running, logger: logger)
+        return PostgresBackend(url: url, servers: servers, running: running, logger: logger)
     }
 
-    /// Runs the connection pool until the calling task is cancelled, for a backend opened with
+    /// Runs the connection pools until the calling task is cancelled, for a backend opened with
     /// ``PoolLifetime/runByOwner``; returns at once for one that runs its own.
     public func run() async {
         guard running == nil else { return }
-        await client.run()
+        await servers.run()
     }
 
-    /// Stops the pool this backend runs itself (``PoolLifetime/untilClosed``); a pool run by its
-    /// owner stops when the owner cancels ``run()``.
+    /// Stops the pools this backend runs itself (``PoolLifetime/untilClosed``); pools run by
+    /// their owner stop when the owner cancels ``run()``.
     public func close() async throws {
         running?.cancel()
         await running?.value
@@ -137,8 +137,8 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
 }
 
 extension PostgresDatabaseURL {
-    /// One connection's configuration, TLS as in ``clientConfiguration``.
-    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+    /// One connection's configuration to `endpoint`, TLS as in ``clientConfiguration``.
+    func connectionConfiguration(for endpoint: Endpoint, connectTimeout: Duration) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         switch endpoint {
         case .unixSocket(let path):
@@ -168,7 +168,10 @@ extension PostgresDatabaseURL {
     /// postgres-nio's configuration for this URL: TLS as libpq's `sslmode` means it (`prefer` and
     /// `require` encrypt without checking the certificate; `verify-full` checks it against the
     /// system's roots and the host name).
-    public var clientConfiguration: PostgresClient.Configuration {
+    public var clientConfiguration: PostgresClient.Configuration { clientConfiguration(for: endpoint) }
+
+    /// postgres-nio's configuration for one of this URL's hosts.
+    func clientConfiguration(for endpoint: Endpoint) -> PostgresClient.Configuration {
         switch endpoint {
         case .unixSocket(let path):
             return PostgresClient.Configuration(unixSocketPath: path, username: user, password: password, database: database)

@@ -58,6 +58,45 @@ struct PostgresDatabaseURLTests {
         #expect(try !PostgresDatabaseURL(socket.redacted).prepared)
     }
 
+    @Test("several hosts, as libpq lists them, with target_session_attrs; the redacted form keeps them")
+    func hosts() throws {
+        let url = try PostgresDatabaseURL(
+            "postgres://wallet:secret@db1.example,db2.example:6543,[::1]:7000/orders?target_session_attrs=read-write")
+        #expect(
+            url.endpoints == [
+                .tcp(host: "db1.example", port: 5432), .tcp(host: "db2.example", port: 6543), .tcp(host: "::1", port: 7000),
+            ])
+        #expect(url.endpoint == .tcp(host: "db1.example", port: 5432))
+        #expect(url.targetSessionAttributes == .readWrite)
+        #expect(url.password == "secret" && url.user == "wallet" && url.database == "orders")
+        #expect(
+            url.redacted
+                == "postgres://wallet@db1.example:5432,db2.example:6543,[::1]:7000/orders?target_session_attrs=read-write")
+        #expect(
+            try PostgresDatabaseURL(url.redacted)
+                == {
+                    var same = url; same.password = nil; return same
+                }())
+        let sockets = try PostgresDatabaseURL(
+            "postgres://wallet@/orders?host=/run/a,/run/b&port=5433,5434&target_session_attrs=primary")
+        #expect(sockets.endpoints == [.unixSocket(path: "/run/a/.s.PGSQL.5433"), .unixSocket(path: "/run/b/.s.PGSQL.5434")])
+        #expect(sockets.targetSessionAttributes == .primary)
+        #expect(try PostgresDatabaseURL(sockets.redacted).endpoints == sockets.endpoints)
+        let onePort = try PostgresDatabaseURL("postgres://wallet@/orders?host=/run/a,/run/b&port=6000")
+        #expect(onePort.endpoints == [.unixSocket(path: "/run/a/.s.PGSQL.6000"), .unixSocket(path: "/run/b/.s.PGSQL.6000")])
+        #expect(try PostgresDatabaseURL("postgres://wallet@db/orders").targetSessionAttributes == .any)
+    }
+
+    @Test("pool_size and pool_timeout: bounds, defaults, kept by redaction")
+    func pool() throws {
+        let defaults = try PostgresDatabaseURL("postgres://wallet@db/orders")
+        #expect(defaults.poolSize == nil && defaults.poolTimeout == .seconds(10))
+        let url = try PostgresDatabaseURL("postgres://wallet@db/orders?pool_size=4&pool_timeout=0.25")
+        #expect(url.poolSize == 4 && url.poolTimeout == .milliseconds(250))
+        #expect(url.redacted == "postgres://wallet@db:5432/orders?pool_size=4&pool_timeout=0.250")
+        #expect(try PostgresDatabaseURL(url.redacted) == url)
+    }
+
     @Test(
         "what cannot be used is refused, saying what is wrong",
         arguments: [
@@ -72,6 +111,17 @@ struct PostgresDatabaseURLTests {
             ("postgres://wallet@db/orders?prepared=no", "prepared must be true or false"),
             ("postgres://wallet@db/orders?sslmode=require&sslmode=disable", "the parameter sslmode is given twice"),
             ("postgres://wallet@/orders?host=/run/pg&sslmode=verify-full", "cannot be used over a Unix socket"),
+            ("postgres://wallet@db1,,db2/orders", "the host list has an empty or malformed host"),
+            ("postgres://wallet@db1,db2/orders?host=/run/pg", "not both"),
+            ("postgres://wallet@/orders?host=/a,/b,/c&port=1,2", "give one port, or as many ports as hosts"),
+            ("postgres://wallet@db1,db2:70000/orders", "the port must be 1…65535"),
+            (
+                "postgres://wallet@db/orders?target_session_attrs=standby",
+                "target_session_attrs must be one of any, read-write, primary"
+            ),
+            ("postgres://wallet@/orders?host=/run/a,db2", "all TCP hosts or all socket directories"),
+            ("postgres://wallet@db/orders?pool_size=0", "pool_size must be 1…1000"),
+            ("postgres://wallet@db/orders?pool_timeout=never", "pool_timeout must be 0.01…600 seconds"),
         ])
     func refused(_ text: String, _ reason: String) {
         #expect {

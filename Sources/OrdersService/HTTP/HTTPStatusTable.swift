@@ -43,7 +43,8 @@ public enum HTTPStatusTable {
 
     /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`
     /// (`AppleOrder` on the device routes, `Bearer` on the merchant API), `Allow` on a `405`,
-    /// `Retry-After` on a `429`.
+    /// `Retry-After` on a `429`, and on a `503` for a store that is busy or unreachable — a pool
+    /// with no free connection, a database failing over — rather than damaged: 1 second.
     public static func headers(of error: any WalletError) -> HTTPFields {
         switch error {
         case let error as ServiceRequestError:
@@ -61,6 +62,7 @@ public enum HTTPStatusTable {
             default: return [:]
             }
         default:
+            if error.code == "store.unavailable" { return [.retryAfter: "1"] }
             return error.code == "webService.unauthorized" ? [.wwwAuthenticate: #"AppleOrder realm="orders""#] : [:]
         }
     }

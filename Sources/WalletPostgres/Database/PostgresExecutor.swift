@@ -14,7 +14,7 @@ import WalletStorage
 struct PostgresExecutor: SQLExecutor {
     static let maximumAttempts = 5
 
-    let client: PostgresClient
+    let servers: PostgresServers
     let logger: Logger
     /// Where the database is, for messages.
     let location: String
@@ -25,7 +25,7 @@ struct PostgresExecutor: SQLExecutor {
     var dialect: any SQLDialect { PostgresDialect() }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await translating { try await client.withConnection { try await body(connection($0)) } }
+        try await translating { try await servers.withConnection { try await body(connection($0)) } }
     }
 
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -37,7 +37,7 @@ struct PostgresExecutor: SQLExecutor {
     /// Each statement its own transaction (autocommit): no lock is held across a round trip to
     /// this process.
     func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await retrying { try await client.withConnection { try await body(connection($0)) } }
+        try await retrying { try await servers.withConnection { try await body(connection($0)) } }
     }
 
     private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
@@ -49,7 +49,7 @@ struct PostgresExecutor: SQLExecutor {
         _ begin: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         try await retrying {
-            try await client.withConnection { connection in try await Self.run(begin, body, on: connection, logger: logger) }
+            try await servers.withConnection { connection in try await Self.run(begin, body, on: connection, logger: logger) }
         }
     }
 

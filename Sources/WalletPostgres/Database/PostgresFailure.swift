@@ -14,6 +14,13 @@ enum PostgresFailure {
     /// (42P05): the connection's statements reach more than one server session.
     static let lostPreparedStatementStates: Set<String> = ["26000", "42P05"]
 
+    /// Whether `error` says the server accepts no writes (SQLSTATE 25006): it is a standby, or
+    /// was demoted, and another host should be used.
+    static func saysReadOnly(_ error: any Error) -> Bool {
+        if let state = sqlState(of: error) { return state == "25006" }
+        return (error as? any WalletError)?.message.hasSuffix("[SQLSTATE 25006]") == true
+    }
+
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(of error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]

@@ -1,0 +1,292 @@
+import Logging
+import PostgresNIO
+import Synchronization
+import WalletCore
+
+/// The servers a ``PostgresDatabaseURL`` names — one connection pool each — and the one the store
+/// uses now.
+///
+/// With one host and `target_session_attrs=any` that is the host, and nothing is checked. With
+/// several, or `read-write`/`primary`, a server is chosen as libpq chooses one (the first, in the
+/// URL's order, that accepts a connection and, where asked, writes) and kept until a connection
+/// to it is lost or it answers as a read-only server (SQLSTATE 25006: it was demoted); the next
+/// request looks again. So after the primary dies and a standby is promoted, the store moves to
+/// the standby by itself; in the gap, requests fail at once with `store.unavailable` (`503` with
+/// `Retry-After` in the service) instead of waiting.
+///
+/// Each server chosen gets a pool of its own, made when it is chosen and shut down when it is
+/// given up: a pool kept from before — holding connections made while its server was a standby,
+/// or backing off from the time it was down — is never reused after a failover.
+///
+/// Every lease waits at most the URL's `pool_timeout` (for a free connection, or for a server
+/// that is starting) and then fails the same way: a full pool or a server that does not answer
+/// sheds load instead of queueing it without bound.
+final class PostgresServers: Sendable {
+    let url: PostgresDatabaseURL
+    private let logger: Logger
+    private let connectTimeout: Duration
+    private let maximumConnections: Int
+    /// The one pool when the server is not chosen (one host, `target_session_attrs=any`).
+    private let fixed: PostgresClient?
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The pool of the server in use, when one was chosen.
+        var current: ServerPool?
+        /// Every pool made and not yet shut down.
+        var pools: [ServerPool] = []
+        /// The look for a server, when it is under way; later requests wait for it.
+        var search: Task<ServerPool, any Error>?
+        /// The last look that found none: later requests within ``PostgresServers/searchPause``
+        /// get its error without a look of their own, so that a burst of requests during a
+        /// failover does not become a burst of connection attempts.
+        var failure: (at: ContinuousClock.Instant, error: StorageError)?
+        var closed = false
+    }
+
+    /// How long a look that found no usable server answers for the next requests.
+    static let searchPause: Duration = .milliseconds(250)
+
+    init(url: PostgresDatabaseURL, maximumConnections: Int, connectTimeout: Duration, logger: Logger) {
+        self.url = url
+        self.logger = logger
+        self.connectTimeout = connectTimeout
+        self.maximumConnections = max(1, maximumConnections)
+        let chooses = url.endpoints.count > 1 || url.targetSessionAttributes != .any
+        fixed = chooses ? nil : Self.client(url, url.endpoint, self.maximumConnections, connectTimeout, logger)
+    }
+
+    private static func client(
+        _ url: PostgresDatabaseURL, _ endpoint: PostgresDatabaseURL.Endpoint, _ maximumConnections: Int,
+        _ connectTimeout: Duration, _ logger: Logger
+    ) -> PostgresClient {
+        var configuration = url.clientConfiguration(for: endpoint)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = connectTimeout
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the pools until the calling task is cancelled, then shuts every one down. A chosen
+    /// server's pool runs from when it is chosen (before this is called, if a request came
+    /// first).
+    func run() async {
+        if let fixed { return await fixed.run() }
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        let pools = state.withLock { state in
+            state.closed = true
+            state.current = nil
+            defer { state.pools = [] }
+            return state.pools
+        }
+        for pool in pools { pool.running.cancel() }
+        for pool in pools { await pool.running.value }
+    }
+
+    /// `body` on a connection leased from the server in use, waiting at most `pool_timeout` for
+    /// it.
+    func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        if let fixed {
+            do {
+                return try await Self.leasing(from: fixed, timeout: url.poolTimeout, body)
+            } catch let error as PoolTimeout {
+                throw StorageError(reason: "\(url.redacted): \(error.description)")
+            }
+        }
+        let pool = try await poolInUse()
+        do {
+            return try await Self.leasing(from: pool.client, timeout: url.poolTimeout) { connection in
+                do {
+                    return try await body(connection)
+                } catch {
+                    if connection.isClosed || PostgresFailure.saysReadOnly(error) { retire(pool) }
+                    throw error
+                }
+            }
+        } catch let error as PoolTimeout {
+            retire(pool)
+            throw StorageError(reason: "\(url.redacted): \(error.description)")
+        } catch let error as PSQLError where error.serverInfo == nil {
+            // The connection could not be made at all.
+            retire(pool)
+            throw error
+        }
+    }
+
+    /// `body` on a connection of `client`, or ``PoolTimeout`` when none is free within
+    /// `timeout`: the lease is cancelled (postgres-nio takes the request out of its queue).
+    private static func leasing<T: Sendable>(
+        from client: PostgresClient, timeout: Duration, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                let leased = LeaseFlag()
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.value.store(true, ordering: .relaxed)
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    if !leased.value.load(ordering: .relaxed) { throw PoolTimeout(timeout: timeout) }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let result { return result }
+                }
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// The pool of the server to use: the one chosen, or that of the first usable one found now.
+    private func poolInUse() async throws -> ServerPool {
+        enum Step {
+            case use(ServerPool)
+            case fail(StorageError)
+            case wait(Task<ServerPool, any Error>)
+        }
+        let step: Step = state.withLock { state in
+            if let current = state.current { return .use(current) }
+            if state.closed { return .fail(StorageError(reason: "\(url.redacted): the store is closed")) }
+            if let failure = state.failure, failure.at.duration(to: .now) < Self.searchPause { return .fail(failure.error) }
+            if let search = state.search { return .wait(search) }
+            let search = Task { try await self.search() }
+            state.search = search
+            return .wait(search)
+        }
+        switch step {
+        case .use(let pool): return pool
+        case .fail(let error): throw error
+        case .wait(let search): return try await search.value
+        }
+    }
+
+    /// Looks for a usable server and, when one is found, makes and runs its pool.
+    private func search() async throws -> ServerPool {
+        do {
+            let (connection, index) = try await Self.connect(url, timeout: min(connectTimeout, url.poolTimeout), logger: logger)
+            try? await connection.close()
+            let client = Self.client(url, url.endpoints[index], maximumConnections, connectTimeout, logger)
+            // Immediately: the pool is marked running before any lease reaches it.
+            let pool = ServerPool(index: index, client: client, running: Task.immediate { await client.run() })
+            let kept = state.withLock { state in
+                state.search = nil
+                guard !state.closed else { return false }
+                state.current = pool
+                state.pools.append(pool)
+                state.failure = nil
+                return true
+            }
+            guard kept else {
+                pool.running.cancel()
+                throw StorageError(reason: "\(url.redacted): the store is closed")
+            }
+            if url.endpoints.count > 1 { logger.notice("using \(Self.name(url.endpoints[index]))") }
+            return pool
+        } catch {
+            let failure = error as? StorageError ?? StorageError(postgres: error, location: url.redacted)
+            state.withLock {
+                $0.search = nil
+                $0.failure = (.now, failure)
+            }
+            throw failure
+        }
+    }
+
+    /// Gives up `pool`'s server after it was lost or answered as read-only: the next request
+    /// looks again, and the pool is shut down.
+    private func retire(_ pool: ServerPool) {
+        let retired = state.withLock { state in
+            guard state.current === pool else { return false }
+            state.current = nil
+            state.pools.removeAll { $0 === pool }
+            return true
+        }
+        guard retired else { return }
+        pool.running.cancel()
+        logger.warning("\(Self.name(url.endpoints[pool.index])) is lost or read-only; looking for a server that accepts writes")
+    }
+
+    /// A connection to the first of `url`'s servers that accepts one and, as
+    /// `target_session_attrs` asks, writes; and that server's index.
+    ///
+    /// - Throws: With one host, what the server (or the way to it) said; with several,
+    ///   ``WalletCore/StorageError`` naming what each said.
+    static func connect(
+        _ url: PostgresDatabaseURL, timeout: Duration, logger: Logger
+    ) async throws -> (PostgresConnection, Int) {
+        var failures: [String] = []
+        for (index, endpoint) in url.endpoints.enumerated() {
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresConnection.connect(
+                    configuration: try url.connectionConfiguration(for: endpoint, connectTimeout: timeout), id: index,
+                    logger: logger)
+            } catch {
+                if url.endpoints.count == 1 { throw error }
+                failures.append("\(name(endpoint)): \(PostgresFailure.describe(error))")
+                continue
+            }
+            do {
+                if try await accepts(connection, url.targetSessionAttributes, logger: logger) { return (connection, index) }
+                failures.append("\(name(endpoint)): read-only (a standby?)")
+            } catch {
+                failures.append("\(name(endpoint)): \(PostgresFailure.describe(error))")
+            }
+            try? await connection.close()
+        }
+        let wanted = url.targetSessionAttributes == .any ? "accepts a connection" : "accepts writes"
+        throw StorageError(
+            reason: "\(url.redacted): no server \(wanted) (target_session_attrs=\(url.targetSessionAttributes.rawValue)): "
+                + failures.joined(separator: "; "))
+    }
+
+    /// Whether the server `connection` reaches is one `attributes` accepts — libpq's check:
+    /// `transaction_read_only` off for `read-write`, not in recovery for `primary`.
+    private static func accepts(
+        _ connection: PostgresConnection, _ attributes: PostgresDatabaseURL.TargetSessionAttributes, logger: Logger
+    ) async throws -> Bool {
+        switch attributes {
+        case .any: return true
+        case .readWrite: return try await connection.value(String.self, "SHOW transaction_read_only", logger: logger) == "off"
+        case .primary: return try await connection.value(Bool.self, "SELECT pg_is_in_recovery()", logger: logger) == false
+        }
+    }
+
+    /// `host:port` or the socket file, for messages.
+    static func name(_ endpoint: PostgresDatabaseURL.Endpoint) -> String {
+        switch endpoint {
+        case .tcp(let host, let port): "\(host):\(port)"
+        case .unixSocket(let path): path
+        }
+    }
+}
+
+/// A chosen server's pool and the task that runs it.
+private final class ServerPool: Sendable {
+    let index: Int
+    let client: PostgresClient
+    let running: Task<Void, Never>
+
+    init(index: Int, client: PostgresClient, running: Task<Void, Never>) {
+        self.index = index
+        self.client = client
+        self.running = running
+    }
+}
+
+/// Whether a lease was granted, shared by the lease and its timer.
+private final class LeaseFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
+/// No connection was free (or could be made) within the URL's `pool_timeout`.
+struct PoolTimeout: Error, CustomStringConvertible {
+    var timeout: Duration
+
+    var description: String {
+        "no connection to the database within \(timeout) (pool_timeout): the pool is busy or the server does not answer"
+    }
+}

@@ -1,0 +1,382 @@
+import Foundation
+import HTTPTypes
+import Logging
+import PostgresNIO
+import StorageContract
+import Synchronization
+import TestArchiveTable
+import Testing
+import WalletCore
+import WalletOrders
+import WalletPostgres
+
+/// What a PostgreSQL deployment goes through besides good days — the primary killed and its
+/// synchronous standby promoted, the server restarted, a connection cut in the middle of a
+/// transaction, every pooled connection busy — with `orders serve` in front, answering as
+/// docs/scaling-out.md says: `503` with `Retry-After` within 2 s while it cannot serve, on its
+/// own again afterwards, and no acknowledged save lost.
+@Suite(
+    "PostgreSQL failover, restart, lost connections and a full pool", .serialized,
+    .enabled(if: TestPostgresPair.directory != nil, Comment(rawValue: TestPostgresPair.skipNote)))
+struct PostgresFailoverTests {
+    static let merchantHeaders: HTTPFields = [.contentType: "application/vnd.apple.finance.order"]
+    static let deviceHeaders: HTTPFields = [.authorization: "AppleOrder \(ServiceFixture.token)"]
+    static let orderPath = "/v1/orders/\(ServiceFixture.shopType)/ORDER-0"
+    /// The bound on an answer while the database cannot serve (docs/scaling-out.md).
+    static let gapBound: Duration = .seconds(2)
+    static let logger = Logger(label: "test.failover")
+
+    /// A wallet on `url` holding ORDER-0 and a merchant key; the key's token.
+    static func prepare(_ url: String) async throws -> String {
+        let backend = try await PostgresBackend.open(try PostgresDatabaseURL(url))
+        let configuration = WalletConfiguration(
+            verifier: try TestOrderArchive.verifier(), clock: { TestOrderArchive.now }, logger: Logger(label: "test"))
+        let wallet = WalletStore(backend: backend, configuration: configuration)
+        _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make(orderIdentifier: "ORDER-0"))
+        let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
+        try await backend.close()
+        return key.token
+    }
+
+    /// The archive each acknowledged save stored, as the database at `url` holds it now.
+    static func stored(_ identifiers: [String], at url: String) async throws -> [String: Data] {
+        let backend = try await PostgresBackend.open(try PostgresDatabaseURL(url), options: .init(createIfMissing: false))
+        var archives: [String: Data] = [:]
+        for identifier in identifiers {
+            let served = try await backend.orders.servedOrder(
+                FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: identifier))
+            archives[identifier] = served?.archive
+        }
+        try await backend.close()
+        return archives
+    }
+
+    @Test("ten failovers under merchant PUTs and device GETs through two instances: no acknowledged save lost")
+    func failovers() async throws {
+        let database = try await TestPostgresPair.newDatabase()
+        let url = try TestPostgresPair.url(database: database, options: "pool_timeout=1")
+        let key = try await Self.prepare(url)
+        let instances = [try await ServeProcess.start(database: url), try await ServeProcess.start(database: url)]
+        let clients = instances.map { LoopbackClient(port: $0.port) }
+        let traffic = Traffic()
+        let stopping = StopFlag()
+        let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
+
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, client) in clients.enumerated() {
+                    group.addTask {
+                        var number = 0
+                        while !stopping.isSet {
+                            number += 1
+                            let identifier = "F-\(index)-\(number)"
+                            guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
+                            await traffic.send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
+                        }
+                    }
+                    group.addTask {
+                        while !stopping.isSet {
+                            await traffic.send(client, .get, Self.orderPath, Self.deviceHeaders, nil, saving: nil)
+                        }
+                    }
+                }
+            }
+        }
+
+        defer { stopping.set() }
+        var recoveries: [Duration] = []
+        for round in 1...10 {
+            Self.progress("failover \(round): \(traffic.acknowledgedCount) acknowledged")
+            // Saves acknowledged since the last failover, then the primary dies.
+            let before = traffic.acknowledgedCount
+            try await Self.waitFor("three acknowledged saves") { traffic.acknowledgedCount >= before + 3 }
+            let killed = ContinuousClock.now
+            try await TestPostgresPair.run("failover")
+            let promoted = traffic.acknowledgedCount
+            try await Self.waitFor("a save acknowledged by the promoted server") { traffic.acknowledgedCount > promoted }
+            recoveries.append(killed.duration(to: .now))
+            try await TestPostgresPair.run("rejoin")
+        }
+        let settled = traffic.acknowledgedCount
+        try await Self.waitFor("saves after the last rejoin") { traffic.acknowledgedCount >= settled + 3 }
+        stopping.set()
+        await load.value
+        let stopped = await [instances[0].stop(), instances[1].stop()]
+        for client in clients { try? await client.shutdown() }
+
+        // Every save answered 200 or 201 is on the server that is primary now, byte for byte.
+        let acknowledged = traffic.acknowledged
+        let stored = try await Self.stored(Array(acknowledged.keys), at: url)
+        let lost = acknowledged.filter { stored[$0.key] != $0.value }.keys.sorted()
+        let report = traffic.report
+        print(
+            "failover: 10 failovers, \(acknowledged.count) acknowledged saves, acknowledged-saves-lost = \(lost.count); "
+                + "\(report.served) answers 200/201, \(report.unavailable) answered 503 (slowest \(report.slowestUnavailable)), "
+                + "\(report.hung.count) never answered; "
+                + "back to saving after \(recoveries.map { "\($0)" }.joined(separator: ", "))")
+        #expect(lost.isEmpty, "acknowledged but not on the promoted server: \(lost.prefix(10))")
+        #expect(acknowledged.count >= 40)
+        #expect(report.unavailable > 0, "the gaps were seen")
+        #expect(report.unexpected.isEmpty, "answers other than 200/201/503 with Retry-After: \(report.unexpected.prefix(5))")
+        #expect(report.slowestUnavailable < Self.gapBound)
+        Self.knownHang(report, stopped)
+    }
+
+    /// The known defect that keeps issue 28's failover item open: now and then one request whose
+    /// statement was on a connection when its server was killed or restarted is never answered
+    /// (inside postgres-nio, the statement's wait is not ended by the connection's loss), and the
+    /// instance holding it then exceeds its shutdown grace on SIGTERM. Recorded, not hidden: the
+    /// count is in the test's output and CI shows the known issue when it happens.
+    static func knownHang(_ report: Traffic.Report, _ stopped: [Int32]) {
+        withKnownIssue(
+            "a request on a connection lost to a killed or restarted server can go unanswered (issue 28)",
+            isIntermittent: true
+        ) {
+            #expect(report.hung.isEmpty, "never answered: \(report.hung)")
+            #expect(stopped.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(stopped)")
+        }
+    }
+
+    @Test("the server restarted under load: 503 with Retry-After meanwhile, then served again without restarting the service")
+    func restart() async throws {
+        let database = try await TestPostgresPair.newDatabase()
+        let url = try TestPostgresPair.primaryURL(database: database, options: "pool_timeout=1")
+        let key = try await Self.prepare(url)
+        let instance = try await ServeProcess.start(database: url)
+        let client = LoopbackClient(port: instance.port)
+        let traffic = Traffic()
+        let stopping = StopFlag()
+        let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var number = 0
+                    while !stopping.isSet {
+                        number += 1
+                        let identifier = "R-\(number)"
+                        guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
+                        await traffic.send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
+                    }
+                }
+                for _ in 0..<2 {
+                    group.addTask {
+                        while !stopping.isSet {
+                            await traffic.send(client, .get, Self.orderPath, Self.deviceHeaders, nil, saving: nil)
+                        }
+                    }
+                }
+            }
+        }
+        defer { stopping.set() }
+        for _ in 1...2 {
+            let before = traffic.acknowledgedCount
+            try await Self.waitFor("saves before the restart") { traffic.acknowledgedCount >= before + 3 }
+            try await TestPostgresPair.run("restart")
+            let restarted = traffic.acknowledgedCount
+            try await Self.waitFor("a save after the restart") { traffic.acknowledgedCount > restarted + 2 }
+        }
+        stopping.set()
+        await load.value
+        let stopped = await instance.stop()
+        try? await client.shutdown()
+        let acknowledged = traffic.acknowledged
+        let stored = try await Self.stored(Array(acknowledged.keys), at: url)
+        #expect(acknowledged.allSatisfy { stored[$0.key] == $0.value })
+        let report = traffic.report
+        #expect(report.unexpected.isEmpty, "answers other than 200/201/503 with Retry-After: \(report.unexpected.prefix(5))")
+        #expect(report.slowestUnavailable < Self.gapBound)
+        #expect(report.unavailable > 0, "the restarts were seen")
+        Self.knownHang(report, [stopped])
+    }
+
+    @Test("a connection cut in the middle of a save's transaction leaves the previous version whole; the save can be made again")
+    func connectionCut() async throws {
+        let database = try await TestPostgresPair.newDatabase()
+        let url = try TestPostgresPair.primaryURL(database: database)
+        let key = try await Self.prepare(url)
+        let instance = try await ServeProcess.start(database: url)
+        let client = LoopbackClient(port: instance.port)
+        let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
+        let newer = try TestOrderArchive.make(orderIdentifier: "ORDER-0", updatedAt: "2026-02-01T08:00:00Z")
+        let administrator = try PostgresDatabaseURL(try TestPostgresPair.primaryURL(database: database))
+
+        let outcome = try await TestPostgres.withAdministrator(administrator) { admin in
+            try await admin.withConnection { holder in
+                // The row every version's write advances, held: the save's statement stops there,
+                // its history row and pushes already written in its transaction.
+                _ = try await holder.query("BEGIN", logger: Self.logger)
+                _ = try await holder.query("SELECT value FROM orderChangeSequence WHERE id = 1 FOR UPDATE", logger: Self.logger)
+                let put = Task { try await client.send(.put, "/api/v1/orders", headers: headers, body: newer) }
+                var waiting: [Int32] = []
+                for _ in 0..<1000 where waiting.isEmpty {
+                    try await Task.sleep(for: .milliseconds(10))
+                    let rows = try await admin.query(
+                        "SELECT pid FROM pg_stat_activity WHERE datname = \(database) AND wait_event_type = 'Lock'")
+                    waiting = try await rows.collect().map { try $0.decode(Int32.self) }
+                }
+                #expect(waiting.count == 1)
+                for pid in waiting { _ = try await admin.query("SELECT pg_terminate_backend(\(pid))") }
+                let response = try await put.value
+                _ = try await holder.query("ROLLBACK", logger: Self.logger)
+                return response
+            }
+        }
+        #expect(outcome.status == .serviceUnavailable)
+        #expect(outcome.headers[.retryAfter] == "1")
+
+        // Nothing of the cut save: the first version is served, no history row, nothing queued.
+        let backend = try await PostgresBackend.open(administrator, options: .init(createIfMissing: false))
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-0")
+        let history = try await backend.orders.history(of: identifier)
+        #expect(history.map(\.updatedAt.text) == ["2026-01-15T09:30:00Z"])
+        #expect(
+            try await backend.orders.servedOrder(identifier)?.archive == (try TestOrderArchive.make(orderIdentifier: "ORDER-0")))
+
+        // Made again, it is saved whole.
+        let again = try await client.send(.put, "/api/v1/orders", headers: headers, body: newer)
+        #expect(again.status == .ok)
+        #expect(try await backend.orders.servedOrder(identifier)?.archive == newer)
+        #expect(try await backend.orders.history(of: identifier).count == 2)
+        try await backend.close()
+        await #expect(instance.stop() == 0)
+        try? await client.shutdown()
+    }
+
+    @Test("every pooled connection busy: a request waits pool_timeout, then 503 with Retry-After; the held ones finish")
+    func poolExhausted() async throws {
+        let database = try await TestPostgresPair.newDatabase()
+        let url = try TestPostgresPair.primaryURL(database: database, options: "pool_size=2&pool_timeout=0.5")
+        _ = try await Self.prepare(url)
+        let instance = try await ServeProcess.start(database: url)
+        let client = LoopbackClient(port: instance.port)
+        let administrator = try PostgresDatabaseURL(try TestPostgresPair.primaryURL(database: database))
+        let answers = try await TestPostgres.withAdministrator(administrator) { admin in
+            try await admin.withConnection { holder in
+                // Every read of an order waits for this lock, holding its pooled connection.
+                _ = try await holder.query("BEGIN", logger: Self.logger)
+                _ = try await holder.query("LOCK TABLE orders IN ACCESS EXCLUSIVE MODE", logger: Self.logger)
+                let finished = Collected<(ServiceResponse, Duration)>()
+                let requests = (0..<4).map { _ in
+                    Task {
+                        let started = ContinuousClock.now
+                        let response = try await client.send(.get, Self.orderPath, headers: Self.deviceHeaders, body: nil)
+                        let answer = (response, started.duration(to: .now))
+                        finished.append(answer)
+                        return answer
+                    }
+                }
+                // Two wait on the lock, holding the pool's two connections; the others get none.
+                try await Self.waitFor("two answers while the lock is held") { finished.items.count >= 2 }
+                let unavailable = finished.items
+                _ = try await holder.query("ROLLBACK", logger: Self.logger)
+                var all: [(ServiceResponse, Duration)] = []
+                for request in requests { all.append(try await request.value) }
+                return (early: unavailable, all: all)
+            }
+        }
+        // At least two answered while the lock was held, each 503 after waiting pool_timeout (a
+        // third, if a background task of the service held a connection meanwhile); the requests
+        // holding the connections were answered once the lock went.
+        #expect(answers.early.count >= 2 && answers.early.allSatisfy { $0.0.status == .serviceUnavailable })
+        let unavailable = answers.all.filter { $0.0.status == .serviceUnavailable }
+        #expect(unavailable.count >= 2 && unavailable.count <= 3)
+        #expect(answers.all.filter { $0.0.status == .ok }.count == 4 - unavailable.count)
+        for (response, took) in unavailable {
+            #expect(response.headers[.retryAfter] == "1")
+            #expect(response.text.contains("store.unavailable"))
+            #expect(took >= .milliseconds(450) && took < Self.gapBound, "answered after \(took)")
+        }
+        await #expect(instance.stop() == 0)
+        try? await client.shutdown()
+    }
+
+    /// A line on standard error, unbuffered, for following a long test.
+    static func progress(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
+    }
+
+    static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "\(what) did not happen within 60 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    struct WaitTimedOut: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// What tasks of a test hand back as they finish.
+final class Collected<Item: Sendable>: Sendable {
+    private let state = Mutex<[Item]>([])
+    var items: [Item] { state.withLock { $0 } }
+    func append(_ item: Item) { state.withLock { $0.append(item) } }
+}
+
+/// Set once, to end the traffic of a test.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+}
+
+/// Requests sent during a test and what came of them.
+final class Traffic: Sendable {
+    struct Report {
+        var served = 0
+        var unavailable = 0
+        var slowestUnavailable: Duration = .zero
+        var unexpected: [String] = []
+        /// Requests never answered (the client gave up after 60 s).
+        var hung: [String] = []
+    }
+
+    private let state = Mutex((acknowledged: [String: Data](), report: Report()))
+
+    var acknowledgedCount: Int { state.withLock { $0.acknowledged.count } }
+    var acknowledged: [String: Data] { state.withLock { $0.acknowledged } }
+    var report: Report { state.withLock { $0.report } }
+
+    /// Sends one request and records the answer: a save answered 200 or 201 as acknowledged;
+    /// a `503` with its time; anything else (another status, a 503 without `Retry-After`, no
+    /// answer) as unexpected.
+    func send(
+        _ client: LoopbackClient, _ method: HTTPRequest.Method, _ path: String, _ headers: HTTPFields, _ body: Data?,
+        saving: (identifier: String, archive: Data)?
+    ) async {
+        let started = ContinuousClock.now
+        let response: ServiceResponse
+        do {
+            response = try await client.send(method, path, headers: headers, body: body)
+        } catch {
+            let deadline = "\(error)".contains("deadlineExceeded")
+            state.withLock {
+                if deadline {
+                    $0.report.hung.append("\(method) \(path)")
+                } else {
+                    $0.report.unexpected.append("\(method) \(path): \(error)")
+                }
+            }
+            return
+        }
+        let took = started.duration(to: .now)
+        state.withLock { state in
+            switch response.status {
+            case .ok, .created:
+                state.report.served += 1
+                if let saving { state.acknowledged[saving.identifier] = saving.archive }
+            case .serviceUnavailable where response.headers[.retryAfter] != nil:
+                state.report.unavailable += 1
+                state.report.slowestUnavailable = max(state.report.slowestUnavailable, took)
+            default:
+                state.report.unexpected.append("\(method) \(path): \(response.status.code) \(response.text.prefix(300))")
+            }
+        }
+        if response.status == .serviceUnavailable {
+            // As a client honouring Retry-After would, though sooner: the test wants the gap's end.
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
