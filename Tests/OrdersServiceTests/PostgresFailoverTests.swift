@@ -65,20 +65,8 @@ struct PostgresFailoverTests {
         let load = Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, client) in clients.enumerated() {
-                    group.addTask {
-                        var number = 0
-                        while !stopping.isSet {
-                            number += 1
-                            let identifier = "F-\(index)-\(number)"
-                            guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
-                            await traffic.send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
-                        }
-                    }
-                    group.addTask {
-                        while !stopping.isSet {
-                            await traffic.send(client, .get, Self.orderPath, Self.deviceHeaders, nil, saving: nil)
-                        }
-                    }
+                    group.addTask { await traffic.save(through: client, headers, naming: "F-\(index)", until: stopping) }
+                    group.addTask { await traffic.read(through: client, until: stopping) }
                 }
             }
         }
@@ -149,21 +137,9 @@ struct PostgresFailoverTests {
         let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
         let load = Task {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var number = 0
-                    while !stopping.isSet {
-                        number += 1
-                        let identifier = "R-\(number)"
-                        guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
-                        await traffic.send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
-                    }
-                }
+                group.addTask { await traffic.save(through: client, headers, naming: "R", until: stopping) }
                 for _ in 0..<2 {
-                    group.addTask {
-                        while !stopping.isSet {
-                            await traffic.send(client, .get, Self.orderPath, Self.deviceHeaders, nil, saving: nil)
-                        }
-                    }
+                    group.addTask { await traffic.read(through: client, until: stopping) }
                 }
             }
         }
@@ -338,6 +314,24 @@ final class Traffic: Sendable {
     var acknowledgedCount: Int { state.withLock { $0.acknowledged.count } }
     var acknowledged: [String: Data] { state.withLock { $0.acknowledged } }
     var report: Report { state.withLock { $0.report } }
+
+    /// Merchant PUTs of new orders (`PREFIX-1`, `PREFIX-2`, …), one after another, until `stop`.
+    func save(through client: LoopbackClient, _ headers: HTTPFields, naming prefix: String, until stop: StopFlag) async {
+        var number = 0
+        while !stop.isSet {
+            number += 1
+            let identifier = "\(prefix)-\(number)"
+            guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
+            await send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
+        }
+    }
+
+    /// Device GETs of the test order, one after another, until `stop`.
+    func read(through client: LoopbackClient, until stop: StopFlag) async {
+        while !stop.isSet {
+            await send(client, .get, PostgresFailoverTests.orderPath, PostgresFailoverTests.deviceHeaders, nil, saving: nil)
+        }
+    }
 
     /// Sends one request and records the answer: a save answered 200 or 201 as acknowledged;
     /// a `503` with its time; anything else (another status, a 503 without `Retry-After`, no

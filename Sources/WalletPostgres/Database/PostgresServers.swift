@@ -3,8 +3,8 @@ import PostgresNIO
 import Synchronization
 import WalletCore
 
-/// The servers a ``PostgresDatabaseURL`` names — one connection pool each — and the one the store
-/// uses now.
+/// The servers a ``PostgresDatabaseURL`` names, the one the store uses now, and its connection
+/// pool.
 ///
 /// With one host and `target_session_attrs=any` that is the host, and nothing is checked. With
 /// several, or `read-write`/`primary`, a server is chosen as libpq chooses one (the first, in the
@@ -85,29 +85,24 @@ final class PostgresServers: Sendable {
     /// `body` on a connection leased from the server in use, waiting at most `pool_timeout` for
     /// it.
     func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        if let fixed {
-            do {
-                return try await Self.leasing(from: fixed, timeout: url.poolTimeout, body)
-            } catch let error as PoolTimeout {
-                throw StorageError(reason: "\(url.redacted): \(error.description)")
-            }
-        }
-        let pool = try await poolInUse()
+        // nil when the server is not chosen: nothing to give up after a failure.
+        let pool = fixed == nil ? try await poolInUse() : nil
+        guard let client = pool?.client ?? fixed else { preconditionFailure("a pool is always chosen or fixed") }
         do {
-            return try await Self.leasing(from: pool.client, timeout: url.poolTimeout) { connection in
+            return try await Self.leasing(from: client, timeout: url.poolTimeout) { connection in
                 do {
                     return try await body(connection)
                 } catch {
-                    if connection.isClosed || PostgresFailure.saysReadOnly(error) { retire(pool) }
+                    if let pool, connection.isClosed || PostgresFailure.saysReadOnly(error) { retire(pool) }
                     throw error
                 }
             }
         } catch let error as PoolTimeout {
-            retire(pool)
+            if let pool { retire(pool) }
             throw StorageError(reason: "\(url.redacted): \(error.description)")
         } catch let error as PSQLError where error.serverInfo == nil {
             // The connection could not be made at all.
-            retire(pool)
+            if let pool { retire(pool) }
             throw error
         }
     }
