@@ -34,9 +34,12 @@ struct TestingClient: ServiceClient {
 struct LoopbackClient: ServiceClient {
     let port: Int
     let http: HTTPClient
+    /// How long a request may take before the client gives up (`deadlineExceeded`).
+    let deadline: TimeAmount
 
-    init(port: Int) {
+    init(port: Int, deadline: TimeAmount = .seconds(60)) {
         self.port = port
+        self.deadline = deadline
         http = HTTPClient(eventLoopGroupProvider: .singleton)
     }
 
@@ -45,7 +48,7 @@ struct LoopbackClient: ServiceClient {
         request.method = HTTPMethod(rawValue: method.rawValue)
         for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await http.execute(request, timeout: .seconds(60))
+        let response = try await http.execute(request, timeout: deadline)
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
