@@ -14,7 +14,9 @@
 # standby has flushed it, so a save the primary acknowledged survives the primary's death.
 # Between a promotion and the rejoin the new primary has no standby to wait for: it runs
 # asynchronous (no node is killed then); `rejoin` turns synchronous replication back on and waits
-# until the standby holds everything the primary wrote. As root the servers run as `postgres`.
+# until the standby holds everything the primary wrote. After the primary restarts, its commits
+# wait until the standby has reconnected: wal_retrieve_retry_interval is 100 ms here (PostgreSQL's
+# default, 5 s, would hold every save that long). As root the servers run as `postgres`.
 set -euo pipefail
 command=${1:?usage: postgres-pair.sh start|url|failover|rejoin|restart|stop DIR}
 dir=${2:?usage: postgres-pair.sh $command DIR}
@@ -32,7 +34,7 @@ sql() { "${as[@]}" "$bin/psql" -h "$dir" -p "$(port "$1")" -U "$user" -d postgre
 options() {
   echo "-c listen_addresses=127.0.0.1 -c port=$(port "$1") -c unix_socket_directories='$dir' -c fsync=off" \
     "-c wal_level=replica -c max_wal_senders=10 -c wal_keep_size=256MB -c hot_standby=on" \
-    "-c max_connections=200 -c max_locks_per_transaction=256"
+    "-c max_connections=200 -c max_locks_per_transaction=256 -c wal_retrieve_retry_interval=100ms"
 }
 start_node() {
   "${as[@]}" "$bin/pg_ctl" -D "$dir/$1" -l "$dir/$1.log" -w -t 60 -o "$(options "$1")" start >/dev/null \

@@ -49,14 +49,17 @@ struct ServiceUnderLoadTests {
         }
         #expect(answered == rounds)
         // A server that made well-behaved clients wait for the slow ones would hold them until
-        // the idle timeout (2 s) reaps those: no answer may take that long, and the typical one
-        // is quick. (Not a bound on every sample: the whole test suite shares two cores with it.)
+        // the idle timeout (2 s) reaps those: every round in the first 2 s — half of them or more —
+        // would wait about that long. The typical answer is quick, and at most one round in eight
+        // may take 2 s: the whole test suite, PostgreSQL failovers included, shares two cores with
+        // it, so one sample can stall for a scheduling reason (CI once saw a single 4 s one).
         // Scripts/sanitize.sh sets ORDERS_SANITIZER: everything runs 5–15× slower there.
         let scale = ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] == nil ? 1 : 15
         let sorted = waits.sorted()
         let (median, slowest) = (sorted[sorted.count / 2], sorted[sorted.count - 1])
         #expect(median < .milliseconds(250) * scale, "well-behaved requests waited \(sorted)")
-        #expect(slowest < .seconds(2) * scale, "a well-behaved request waited \(slowest)")
+        let held = waits.filter { $0 >= .seconds(2) * scale }
+        #expect(held.count <= rounds / 8, "\(held.count) of \(rounds) well-behaved requests waited 2 s or more: \(sorted)")
         // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every
         // trickling one: the idle timer sees a request only once its head is complete, so a
         // client that sends a byte at a time is idle to it (a header deadline, in effect).

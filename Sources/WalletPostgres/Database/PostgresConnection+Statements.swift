@@ -7,18 +7,38 @@ import WalletPrimitives
 import WalletStorage
 
 extension PostgresConnection {
+    /// `statement` — which sends one statement and reads its rows — on this connection's event
+    /// loop, after checking there that the connection is open; ``ConnectionLost`` when it is not.
+    ///
+    /// postgres-nio writes a statement to the channel without a promise for the write. Once the
+    /// channel has closed and removed its handlers, such a write is dropped: the statement's own
+    /// promise is never kept and its caller waits forever (vapor/postgres-nio#487, reverted in
+    /// #501) — a request on a connection to a server that was just killed or restarted never
+    /// ended. On the loop, an open channel cannot remove its handlers before a write made now
+    /// reaches them, and the handler fails a statement written after the close.
+    func sending<T>(_ statement: () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(EventLoopTaskExecutor.of(eventLoop)) {
+            guard !isClosed else { throw ConnectionLost() }
+            return try await statement()
+        }
+    }
+
     /// Runs one statement (`$1`… placeholders) and returns every row it produced.
     func rows(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        var rows: [PostgresRandomAccessRow] = []
-        for try await row in try await query(Self.query(sql, arguments), logger: logger) {
-            rows.append(row.makeRandomAccess())
+        try await sending {
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await query(Self.query(sql, arguments), logger: logger) {
+                rows.append(row.makeRandomAccess())
+            }
+            return rows
         }
-        return rows
     }
 
     /// Runs one statement for its effect; its rows, if any, are drained and dropped.
     func run(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws {
-        for try await _ in try await query(Self.query(sql, arguments), logger: logger) {}
+        try await sending {
+            for try await _ in try await query(Self.query(sql, arguments), logger: logger) {}
+        }
     }
 
     /// The first column of the first row, or nil when there is no row or it is NULL.
@@ -52,8 +72,10 @@ extension PostgresConnection {
         _ slot: Slot.Type, _ arguments: [SQLValue], logger: Logger, _ each: (PostgresRandomAccessRow) throws -> Void
     ) async throws {
         let statement = PreparedStatement<Slot>(bindings: Self.bindings(arguments))
-        for try await row in try await execute(statement, logger: logger) {
-            try each(row.makeRandomAccess())
+        try await sending {
+            for try await row in try await execute(statement, logger: logger) {
+                try each(row.makeRandomAccess())
+            }
         }
     }
 }
@@ -76,13 +98,15 @@ struct PostgresSQLConnection: SQLConnection {
             if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
                 try await connection.prepared(slot, arguments, logger: logger) { results.append(try decode($0)) }
             } else {
-                for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
-                    results.append(try decode(row.makeRandomAccess()))
+                try await connection.sending {
+                    for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
+                        results.append(try decode(row.makeRandomAccess()))
+                    }
                 }
             }
         } catch let error as PostgresDecodingError {
             throw StorageError.unreadableRow(column: error.columnName, in: location)
-        } catch  where error is PSQLError {
+        } catch  where error is PSQLError || error is ConnectionLost {
             throw StorageError(postgres: error, location: location)
         }
         return results
@@ -107,7 +131,7 @@ struct PostgresSQLConnection: SQLConnection {
             } else {
                 try await connection.run(sql, arguments, logger: logger)
             }
-        } catch  where error is PSQLError {
+        } catch  where error is PSQLError || error is ConnectionLost {
             throw StorageError(postgres: error, location: location)
         }
     }
@@ -122,4 +146,10 @@ extension PostgresRandomAccessRow: SQLRow {
     package func bytes(_ index: Int) throws -> Data { try self[index].decode(Data.self) }
     package func optionalBytes(_ index: Int) throws -> Data? { try self[index].decode(Data?.self) }
     package func bool(_ index: Int) throws -> Bool { try self[index].decode(Bool.self) }
+}
+
+/// A statement was not sent: the connection's channel had closed (the server ended the session,
+/// was killed or restarted, or the network dropped it).
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String { "the connection to the server was lost" }
 }

@@ -95,6 +95,7 @@ struct PostgresExecutor: SQLExecutor {
     /// The database's errors become `StorageError`; every other error (the library's own, a
     /// unit of work's body's, cancellation) passes as it is.
     func translated(_ error: any Error) -> any Error {
-        error is PSQLError || error is PostgresDecodingError ? StorageError(postgres: error, location: location) : error
+        let fromDatabase = error is PSQLError || error is PostgresDecodingError || error is ConnectionLost
+        return fromDatabase ? StorageError(postgres: error, location: location) : error
     }
 }
