@@ -1,4 +1,5 @@
 import Foundation
+import WalletCore
 import WalletPrimitives
 
 /// Where verified orders live. The storage layer implements it once for every SQL backend
@@ -32,6 +33,13 @@ public protocol OrderRepository: Sendable {
     func lookUpServedOrder(
         _ identifier: FullyQualifiedOrderIdentifier, includingArchive: Bool
     ) async throws -> ServedOrderLookup
+
+    /// The current version's facts with the restriction of orders and whether `client` is
+    /// entitled to the order's type, in one snapshot: what a client reads of an order it asks for
+    /// by name (the merchant API's `GET`), which otherwise takes an access read and an order read.
+    func lookUpEntitledOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, for client: ClientIdentifier
+    ) async throws -> (access: OrderTypeAccess, order: StoredOrder?)
 
     /// The current version's order.json, byte for byte as in its archive.
     func orderJSON(of identifier: FullyQualifiedOrderIdentifier) async throws -> Data?

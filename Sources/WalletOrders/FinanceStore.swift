@@ -203,8 +203,11 @@ public final class FinanceStore: Sendable {
 
     /// The stored order, or nil when it is not stored or of a type the client is not entitled to.
     public func order(_ identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {
-        guard try await mayContain(identifier) else { return nil }
-        return try await wallet.clientOrders.order(identifier)
+        try wallet.control.checkAvailable(.orders, for: #function)
+        // The restriction, the entitlement and the order in one read (the merchant API's GET).
+        let (access, order) = try await wallet.backend.orders.lookUpEntitledOrder(identifier, for: client)
+        try wallet.control.checkNotRestricted(.orders, restrictedSince: access.restrictedSince)
+        return access.isEntitled ? order : nil
     }
 
     /// The decoded `order.json` of the current version, under the same rule as ``order(_:)``.

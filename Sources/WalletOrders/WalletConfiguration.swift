@@ -19,6 +19,10 @@ public struct WalletConfiguration: Sendable {
     public var consent: ConsentPolicy
     /// Where clients' background deliveries may go, and how many endpoints a client may have.
     public var backgroundDelivery: BackgroundDeliveryPolicy
+    /// How long a merchant API key, once read, is used without reading it again (1 s): a key
+    /// revoked by another process sharing the store is refused within this bound; `.zero` reads
+    /// it on every request. Revoking through this store takes effect at once.
+    public var apiKeyStaleness: Duration
     public var clock: @Sendable () -> Date
     public var logger: Logger
 
@@ -28,7 +32,8 @@ public struct WalletConfiguration: Sendable {
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         history: HistoryConfiguration = HistoryConfiguration(), registrationLimits: RegistrationLimits = .default,
         consent: ConsentPolicy = ConsentPolicy(), backgroundDelivery: BackgroundDeliveryPolicy = BackgroundDeliveryPolicy(),
-        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "wallet-orders")
+        apiKeyStaleness: Duration = .seconds(1), clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "wallet-orders")
     ) {
         self.availability = availability
         self.verifier = verifier
@@ -38,6 +43,7 @@ public struct WalletConfiguration: Sendable {
         self.registrationLimits = registrationLimits
         self.consent = consent
         self.backgroundDelivery = backgroundDelivery
+        self.apiKeyStaleness = apiKeyStaleness
         self.clock = clock
         self.logger = logger
     }

@@ -35,6 +35,8 @@ public final class WalletStore: Sendable {
     /// The same store without those checks, for ``FinanceStore``, which makes FinanceKit's own
     /// (and reports a restriction as `FinanceError.dataRestricted`).
     let clientOrders: OrderStore
+    /// What ``authenticateAPIKey(_:)`` read, kept for ``WalletConfiguration/apiKeyStaleness``.
+    let apiKeyCache: APIKeyCache
 
     var access: any AccessRepository { backend.access }
     var finance: any FinanceDataRepository { backend.finance }
@@ -64,6 +66,7 @@ public final class WalletStore: Sendable {
         consent = FinanceConsent(
             repository: backend.consent, access: backend.access, finance: backend.finance, control: control,
             configuration: configuration)
+        apiKeyCache = APIKeyCache(staleness: configuration.apiKeyStaleness)
     }
 
     /// FinanceKit's API for one client.

@@ -71,6 +71,36 @@ struct PostgresInstancesTests {
     }
 
     @Test(
+        "a key revoked elsewhere is refused by every instance for each request begun 1 s after (the key's staleness bound)",
+        arguments: TestPostgres.routes)
+    func revocationAcrossInstances(_ route: String) async throws {
+        let (url, wallet, key) = try await Self.database(route)
+        let instances = [
+            try await ServeProcess.start(database: url.redacted), try await ServeProcess.start(database: url.redacted),
+        ]
+        let clients = instances.map { LoopbackClient(port: $0.port) }
+        let path = "/api/v1/orders/\(ServiceFixture.shopType)/ORDER-1"
+        let headers: HTTPFields = [.authorization: "Bearer \(key)"]
+        // Each instance has read the key.
+        for client in clients { #expect(try await client.send(.get, path, headers: headers, body: nil).status == .ok) }
+        _ = try await wallet.revokeAPIKey(key)
+        let revoked = ContinuousClock.now
+        for (index, client) in clients.enumerated() {
+            // Ask until 1.2 s after the revocation; every request begun 1 s after it is refused.
+            var answers: [(begun: Duration, status: Int)] = []
+            while answers.last.map({ $0.begun < .milliseconds(1200) }) ?? true {
+                let begun = revoked.duration(to: .now)
+                answers.append((begun, try await client.send(.get, path, headers: headers, body: nil).status.code))
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let late = answers.filter { $0.begun >= .seconds(1) }
+            #expect(!late.isEmpty && late.allSatisfy { $0.status == 401 }, "instance \(index): \(answers)")
+        }
+        for client in clients { try await client.shutdown() }
+        for instance in instances { #expect(await instance.stop() == 0) }
+    }
+
+    @Test(
         "kill -9 of an instance in the middle of saves leaves whole versions only; the other delivers the pushes",
         arguments: TestPostgres.routes)
     func killedMidSave(_ route: String) async throws {

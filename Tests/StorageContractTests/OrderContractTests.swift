@@ -4,6 +4,7 @@ import OrderStorage
 import StorageContract
 import TestArchiveTable
 import Testing
+import WalletCore
 import WalletPrimitives
 
 /// Orders as every backend must keep them (OrderVersionPolicy applied in its own transaction).
@@ -44,6 +45,44 @@ struct OrderContractTests {
         #expect(try await store.containsOrder(matching: id, updatedAt: at("2026-01-14T09:30:00Z")) == .newerExists)
         #expect(try await store.containsOrder(matching: id, updatedAt: at("2026-01-16T09:30:00Z")) == .olderExists)
         #expect(try await store.containsOrder(matching: OrderFixtures.identifier("ORDER-2")) == .notFound)
+    }
+
+    @Test(
+        "lookUpEntitledOrder: the order, the restriction and one client's entitlement in one row, whatever is stored",
+        arguments: BackendFactory.all)
+    func entitledLookup(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let client: ClientIdentifier = "apikey.0123456789abcdef"
+        let id = OrderFixtures.identifier()
+        // Nothing stored, nothing entitled, nothing restricted: still an answer.
+        var lookup = try await backend.orders.lookUpEntitledOrder(id, for: client)
+        #expect(lookup.access == OrderTypeAccess(restrictedSince: nil, isEntitled: false) && lookup.order == nil)
+        #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-15T09:30:00Z")) == .added)
+        #expect(try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-16T09:30:00Z")) == .added)
+        lookup = try await backend.orders.lookUpEntitledOrder(id, for: client)
+        #expect(lookup.access.isEntitled == false)
+        // The order is read whether or not the client may see it: the caller decides.
+        #expect(lookup.order == (try await backend.orders.currentVersion(of: id)))
+        try await backend.access.entitle(client, toOrderTypes: [id.orderTypeIdentifier])
+        try await backend.access.entitle("apikey.other", toOrderTypes: ["order.com.other"])
+        lookup = try await backend.orders.lookUpEntitledOrder(id, for: client)
+        #expect(lookup.access == OrderTypeAccess(restrictedSince: nil, isEntitled: true))
+        #expect(lookup.order?.updatedAt.text == "2026-01-16T09:30:00Z" && lookup.order?.replacedAt == nil)
+        #expect(lookup.order?.archiveSize == (try await backend.orders.archive(of: id))?.count)
+        // Another client, another order, a key or client holding U+0000.
+        #expect(try await backend.orders.lookUpEntitledOrder(id, for: "apikey.other").access.isEntitled == false)
+        #expect(try await backend.orders.lookUpEntitledOrder(OrderFixtures.identifier("ORDER-2"), for: client).order == nil)
+        let nul = FullyQualifiedOrderIdentifier(orderTypeIdentifier: id.orderTypeIdentifier, orderIdentifier: "ORDER-1\u{0}")
+        lookup = try await backend.orders.lookUpEntitledOrder(nul, for: client)
+        #expect(lookup.order == nil && lookup.access.isEntitled == false)
+        let nulClient = ClientIdentifier(stringLiteral: "apikey.0123\u{0}")
+        #expect(try await backend.orders.lookUpEntitledOrder(id, for: nulClient).order == nil)
+        // The restriction of orders is in the same row.
+        let time = Date(timeIntervalSince1970: 1_790_000_000)
+        try await backend.access.setRestricted(.orders, true, at: time)
+        lookup = try await backend.orders.lookUpEntitledOrder(id, for: client)
+        #expect(lookup.access == OrderTypeAccess(restrictedSince: time, isEntitled: true) && lookup.order != nil)
     }
 
     @Test("archives come back byte for byte; listing filters and pages; removal removes history", arguments: BackendFactory.all)

@@ -14,7 +14,8 @@ final class TestClock: Sendable {
     }
 
     func now() -> Date { current.withLock { $0 } }
-    func advance(days: Double) { current.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
+    func advance(days: Double) { advance(seconds: days * 86_400) }
+    func advance(seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// An authorization prompt that answers from a script and counts questions.

@@ -50,6 +50,7 @@ extension WalletStore {
             throw APIKeyError.secretMismatch(reference.identifier)
         }
         let revoked = try await backend.apiKeys.revokeKey(identifier: reference.identifier, at: configuration.clock())
+        apiKeyCache.forget(reference.identifier)
         return RevokedAPIKey(identifier: reference.identifier, wasAlreadyRevoked: !revoked)
     }
 
@@ -58,16 +59,29 @@ extension WalletStore {
     /// secret's digest is read alone (`APIKeyRepository.secretDigest(identifier:)`),
     /// the presented secret is hashed and compared in constant time against it or, for an
     /// unknown identifier, against a placeholder; only a right secret reads the key itself.
+    ///
+    /// What was read is kept for ``WalletConfiguration/apiKeyStaleness`` (1 s unless
+    /// configured), for known and unknown identifiers alike: a key revoked through this store is
+    /// refused at once, one revoked by another process within that bound.
     public func authenticateAPIKey(_ token: String) async throws -> APIKey? {
         let parts = token.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "wok", parts[1].utf8.count == 16, parts[2].utf8.count == 64 else { return nil }
         let identifier = String(parts[1])
-        let stored = try await backend.apiKeys.secretDigest(identifier: identifier)
+        let now = configuration.clock()
+        let (kept, revocations) = apiKeyCache.fresh(identifier, now: now)
+        var entry: APIKeyCache.Entry
+        if let kept {
+            entry = kept
+        } else {
+            entry = APIKeyCache.Entry(secretDigest: try await backend.apiKeys.secretDigest(identifier: identifier), readAt: now)
+        }
         let presented = SHA256Digest.hex(of: Data(parts[2].utf8))
-        let matches = ConstantTime.equals(Array(presented.utf8), Array((stored ?? Self.placeholderDigest).utf8))
-        guard stored != nil, matches, let key = try await backend.apiKeys.key(identifier: identifier)?.key,
-            key.revokedAt == nil
-        else { return nil }
+        let matches = ConstantTime.equals(Array(presented.utf8), Array((entry.secretDigest ?? Self.placeholderDigest).utf8))
+        if entry.secretDigest != nil, matches, entry.key == nil {
+            entry.key = try await backend.apiKeys.key(identifier: identifier)?.key
+        }
+        apiKeyCache.keep(entry, for: identifier, readAfter: revocations)
+        guard entry.secretDigest != nil, matches, let key = entry.key, key.revokedAt == nil else { return nil }
         return key
     }
 

@@ -30,12 +30,15 @@ package enum OrderColumns {
         [.text(identifier.orderTypeIdentifier), .text(identifier.orderIdentifier)]
     }
 
-    /// What a listing shows of a version, before its `replacedAt`.
-    package static func summary(_ dialect: any SQLDialect) -> String {
-        """
-        orderTypeIdentifier, orderIdentifier, updatedAt, createdAt, status, merchantIdentifier, merchantDisplayName, \
-        teamIdentifier, archiveSHA256, CAST(\(dialect.byteLength("archive")) AS BIGINT) AS archiveSize, addedAt, uploadedBy
-        """
+    /// What a listing shows of a version, before its `replacedAt`; each column qualified with
+    /// `table` when given (a statement joining others).
+    package static func summary(_ dialect: any SQLDialect, table: String? = nil) -> String {
+        let t = table.map { "\($0)." } ?? ""
+        return """
+            \(t)orderTypeIdentifier, \(t)orderIdentifier, \(t)updatedAt, \(t)createdAt, \(t)status, \
+            \(t)merchantIdentifier, \(t)merchantDisplayName, \(t)teamIdentifier, \(t)archiveSHA256, \
+            CAST(\(dialect.byteLength("\(t)archive")) AS BIGINT) AS archiveSize, \(t)addedAt, \(t)uploadedBy
+            """
     }
 
     /// A row of ``summary(_:)`` followed by `replacedAt`.

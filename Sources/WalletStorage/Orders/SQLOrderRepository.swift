@@ -15,6 +15,7 @@ package final class SQLOrderRepository: OrderRepository {
     /// The statements in this backend's dialect, written once per repository.
     private let summaryColumns: String
     private let currentSQL: String
+    private let entitledSQL: String
     private let historySQL: String
 
     package init(executor: any SQLExecutor) {
@@ -27,6 +28,14 @@ package final class SQLOrderRepository: OrderRepository {
         currentSQL = """
             SELECT \(summary), CAST(NULL AS BIGINT) AS replacedAt FROM orders
             WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+            """
+        // Always one row: the order's summary (NULLs when there is none), then the restriction
+        // and the entitlement.
+        entitledSQL = """
+            SELECT \(OrderColumns.summary(dialect, table: "o")), CAST(NULL AS BIGINT) AS replacedAt, r.since,
+              EXISTS (SELECT 1 FROM clientOrderTypes WHERE client = $1 AND orderTypeIdentifier = $3)
+            FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $2
+            LEFT JOIN orders o ON o.orderTypeIdentifier = $3 AND o.orderIdentifier = $4
             """
         // One statement: the replaced versions in order, then the current one.
         historySQL = """
@@ -108,6 +117,29 @@ package final class SQLOrderRepository: OrderRepository {
         return try await reportingFailures {
             try await executor.read { connection in
                 try await connection.fetchOne(sql, OrderColumns.key(identifier), OrderColumns.storedOrder)
+            }
+        }
+    }
+
+    package func lookUpEntitledOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, for client: ClientIdentifier
+    ) async throws -> (access: OrderTypeAccess, order: StoredOrder?) {
+        // A key or client with U+0000 cannot be bound; it matches nothing, and the restriction
+        // still counts.
+        let exact = StorableText.isExact(identifier) && StorableText.isExact(client.rawValue)
+        let arguments: [SQLValue] =
+            [.text(exact ? client.rawValue : ""), .text(DataType.orders.rawValue)]
+            + (exact ? OrderColumns.key(identifier) : [.text(""), .text("")])
+        let sql = entitledSQL
+        return try await reportingFailures {
+            try await executor.read { connection in
+                let lookup = try await connection.fetchOne(sql, arguments) { row in
+                    let restrictedSince = try row.optionalInteger(13).map(Microseconds.date)
+                    let access = OrderTypeAccess(restrictedSince: restrictedSince, isEntitled: try exact && row.bool(14))
+                    return (access, try row.optionalText(0) == nil ? nil : try OrderColumns.storedOrder(row))
+                }
+                guard let lookup else { throw StorageError(reason: "the store answered no row") }
+                return (access: lookup.0, order: lookup.1)
             }
         }
     }
