@@ -11,7 +11,7 @@ import WalletCore
 /// keys revoke`) is refused by this one at most that long after; revoked through this store, at
 /// once. Unknown identifiers are kept as well, so that whether a read happens depends on how
 /// recently an identifier was presented, not on whether it exists. At most ``capacity``
-/// identifiers are kept: beyond that, the stale ones go first, then any.
+/// identifiers are kept: beyond that, all are dropped and read again.
 final class APIKeyCache: Sendable {
     struct Entry: Sendable {
         /// The stored digest of the secret; nil when no key has the identifier.
@@ -56,9 +56,10 @@ final class APIKeyCache: Sendable {
         guard staleness > 0 else { return }
         state.withLock { state in
             guard state.revocations == revocations else { return }
+            // Full: start again. Once per `capacity` new identifiers, not a scan on every insert
+            // (a stranger presenting fresh identifiers fills it); a dropped entry is read again.
             if state.entries.count >= Self.capacity, state.entries[identifier] == nil {
-                state.entries = state.entries.filter { entry.readAt.timeIntervalSince($0.value.readAt) < staleness }
-                if state.entries.count >= Self.capacity { state.entries.remove(at: state.entries.startIndex) }
+                state.entries.removeAll(keepingCapacity: true)
             }
             state.entries[identifier] = entry
         }

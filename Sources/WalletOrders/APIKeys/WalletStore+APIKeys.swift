@@ -79,8 +79,10 @@ extension WalletStore {
         let matches = ConstantTime.equals(Array(presented.utf8), Array((entry.secretDigest ?? Self.placeholderDigest).utf8))
         if entry.secretDigest != nil, matches, entry.key == nil {
             entry.key = try await backend.apiKeys.key(identifier: identifier)?.key
+            apiKeyCache.keep(entry, for: identifier, readAfter: revocations)
+        } else if kept == nil {
+            apiKeyCache.keep(entry, for: identifier, readAfter: revocations)
         }
-        apiKeyCache.keep(entry, for: identifier, readAfter: revocations)
         guard entry.secretDigest != nil, matches, let key = entry.key, key.revokedAt == nil else { return nil }
         return key
     }
