@@ -257,7 +257,9 @@ let package = Package(
         .testTarget(name: "WalletConsentTests", dependencies: ["WalletConsent", "WalletCore"]),
         .testTarget(
             name: "WalletWireTests",
-            dependencies: ["WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives"]),
+            dependencies: [
+                "WalletWire", "OrderPackage", "OrderStorage", "WalletCore", "WalletPrimitives", "TestArchiveTable",
+            ]),
         .testTarget(name: "OrderPackageTests", dependencies: ["OrderPackage", "TestArchiveTable"]),
         .testTarget(
             name: "OrderRenderingTests", dependencies: ["OrderRendering", "OrderPackage", "WalletPrimitives", "TestArchiveTable"]),

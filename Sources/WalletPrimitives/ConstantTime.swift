@@ -15,4 +15,18 @@ public enum ConstantTime {
         }
         return difference == 0
     }
+
+    /// The same comparison for byte arrays, without a generic call per byte
+    /// (the generic one was 2 % of a merchant API request).
+    public static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
+        lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                for index in 0..<max(left.count, right.count) {
+                    difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
+                }
+            }
+        }
+        return difference == 0
+    }
 }

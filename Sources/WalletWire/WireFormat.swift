@@ -24,8 +24,19 @@ public enum WireFormat {
     /// Built once and never handed out, so its configuration cannot change under other callers.
     private static let encoder = makeEncoder()
 
-    /// `value` as JSON bytes.
+    /// `value` as JSON bytes (written directly when it is ``WireJSONWritable``).
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        if let writable = value as? any WireJSONWritable {
+            var writer = WireJSONWriter()
+            writable.write(to: &writer)
+            return Data(writer.bytes)
+        }
+        return try encoder.encode(value)
+    }
+
+    /// `value` as JSON bytes through `JSONEncoder` always: the reference the written encodings
+    /// are tested against.
+    public static func encodeWithCodable<T: Encodable>(_ value: T) throws -> Data {
         try encoder.encode(value)
     }
 

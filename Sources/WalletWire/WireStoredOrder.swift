@@ -32,3 +32,34 @@ public struct WireStoredOrder: Codable, Sendable, Hashable {
         replacedAt = order.replacedAt
     }
 }
+
+extension WireStoredOrder: WireJSONWritable {
+    public func write(to writer: inout WireJSONWriter) {
+        writer.beginObject()
+        writer.key("addedAt")
+        writer.date(addedAt)
+        writer.key("archiveSHA256")
+        writer.string(archiveSHA256)
+        writer.key("archiveSize")
+        writer.integer(archiveSize)
+        writer.key("createdAt")
+        writer.string(createdAt)
+        writer.key("merchant")
+        writer.string(merchant)
+        writer.key("merchantIdentifier")
+        writer.string(merchantIdentifier)
+        writer.key("orderIdentifier")
+        writer.string(orderIdentifier)
+        writer.key("orderTypeIdentifier")
+        writer.string(orderTypeIdentifier)
+        writer.key("replacedAt")
+        writer.date(replacedAt)
+        writer.key("status")
+        writer.string(status)
+        writer.key("teamIdentifier")
+        writer.string(teamIdentifier)
+        writer.key("updatedAt")
+        writer.string(updatedAt)
+        writer.endObject()
+    }
+}

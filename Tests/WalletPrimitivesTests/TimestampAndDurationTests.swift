@@ -50,6 +50,23 @@ struct TimestampAndDurationTests {
         #expect(RFC3339Timestamp(Date(timeIntervalSince1970: -0.5)).text == "1969-12-31T23:59:59.5Z")
     }
 
+    @Test("formatting agrees with ISO8601DateFormatter over 10,000 instants from 1583 to 9999")
+    func formattingAgainstFoundation() {
+        let reference = ISO8601DateFormatter()
+        reference.formatOptions = [.withInternetDateTime]
+        reference.timeZone = TimeZone(identifier: "UTC")
+        var state: UInt64 = 3339
+        for _ in 0..<10_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds = Int64(state >> 11) % 253_402_300_800 - 12_212_553_600  // 1583-01-01 ..< 10000-01-01
+            let text = RFC3339Timestamp(Date(timeIntervalSince1970: TimeInterval(seconds))).text
+            #expect(text == reference.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))
+            #expect(RFC3339Timestamp(text)?.secondsSinceEpoch == seconds)
+        }
+        #expect(RFC3339Timestamp(Date(timeIntervalSince1970: 0.0625)).text == "1970-01-01T00:00:00.0625Z")
+        #expect(RFC3339Timestamp(Date(timeIntervalSince1970: 0.12)).text == "1970-01-01T00:00:00.12Z")
+    }
+
     @Test("Codable as the original text")
     func codable() throws {
         let timestamp = try #require(RFC3339Timestamp("2026-01-15T10:30:00.5+01:00"))

@@ -177,10 +177,38 @@ struct MerchantOrderAnswer: Codable, Sendable {
     }
 }
 
+extension MerchantOrderAnswer: WireJSONWritable {
+    func write(to writer: inout WireJSONWriter) {
+        writer.beginObject()
+        writer.key("order")
+        if let order { order.write(to: &writer) } else { writer.null() }
+        writer.key("orderIdentifier")
+        writer.string(orderIdentifier)
+        writer.key("orderTypeIdentifier")
+        writer.string(orderTypeIdentifier)
+        writer.key("result")
+        writer.string(result)
+        writer.endObject()
+    }
+}
+
 /// One page of `GET /api/v1/orders`.
 struct MerchantOrderPage: Codable, Sendable {
     var orders: [WireStoredOrder]
     @Nullable var nextCursor: String?
+}
+
+extension MerchantOrderPage: WireJSONWritable {
+    func write(to writer: inout WireJSONWriter) {
+        writer.beginObject()
+        writer.key("nextCursor")
+        writer.string(nextCursor)
+        writer.key("orders")
+        writer.beginArray()
+        for order in orders { order.write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
 }
 
 /// An opaque page cursor. Today it carries the offset of the next page; clients must treat it as
