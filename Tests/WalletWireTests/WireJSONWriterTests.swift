@@ -12,9 +12,13 @@ struct WireJSONWriterTests {
     static let alphabet: [String] =
         (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) } + ["é", "😀", "\u{2028}", "\u{2029}", "ß/"]
 
+    static func pick<Element>(_ choices: [Element], _ random: inout SplitMix64) -> Element {
+        choices[Int.random(in: 0..<choices.count, using: &random)]
+    }
+
     static func randomText(_ random: inout SplitMix64) -> String {
         let length = Int.random(in: 0...12, using: &random)
-        return (0..<length).map { _ in alphabet.randomElement(using: &random)! }.joined()
+        return (0..<length).map { _ in pick(alphabet, &random) }.joined()
     }
 
     static func randomOrder(_ random: inout SplitMix64) -> WireStoredOrder {
@@ -33,12 +37,10 @@ struct WireJSONWriterTests {
         order.merchant = randomText(&random)
         order.teamIdentifier = randomText(&random)
         order.archiveSHA256 = randomText(&random)
-        order.archiveSize = [0, 1, -1, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &random)]
-            .randomElement(using: &random)!
+        order.archiveSize = pick([0, 1, -1, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &random)], &random)
         // Whole seconds, milliseconds and microseconds, before and after 1970, and far out.
         let seconds = Double(Int64.random(in: -5_000_000_000...300_000_000_000, using: &random))
-        let fraction = [0, 0.5, 0.125, 0.000_001, Double(Int.random(in: 0..<1_000_000, using: &random)) / 1e6]
-            .randomElement(using: &random)!
+        let fraction = pick([0, 0.5, 0.125, 0.000_001, Double(Int.random(in: 0..<1_000_000, using: &random)) / 1e6], &random)
         order.addedAt = Date(timeIntervalSince1970: seconds + fraction)
         order.replacedAt = Bool.random(using: &random) ? nil : Date(timeIntervalSince1970: seconds / 3)
         return order
