@@ -10,9 +10,10 @@ import WalletWire
 struct MerchantAnswerEncodingTests {
     static let order: WireStoredOrder = {
         let instant = RFC3339Timestamp(Date(timeIntervalSince1970: 1_768_469_400.125))
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example/\"a\"", orderIdentifier: "Ä\n1")
         return WireStoredOrder(
             StoredOrder(
-                identifier: FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example/\"a\"", orderIdentifier: "Ä\n1"),
+                identifier: identifier,
                 updatedAt: instant, createdAt: instant, status: "open", merchantIdentifier: "merchant.com.example",
                 merchantDisplayName: "Shop \\ \u{1}", teamIdentifier: "ABCDE12345", archiveSHA256: "ab", archiveSize: 99_688,
                 addedAt: Date(timeIntervalSince1970: 1_768_469_401.5), replacedAt: Date(timeIntervalSince1970: 1_768_469_402)))
