@@ -15,6 +15,12 @@ struct PostgresProcessesTests {
     static let versionsPerOrder = 50
     static let processCount = 4
 
+    @Test("one process, 24 files: saves overlap on several connections, versions of one order stored in argument order")
+    func overlappingSavesInOrder() async throws {
+        let url = try await TestPostgres.newDatabase()
+        try await StoreCommandsTests.addsManyInOrder(in: try StoreWorkspace(), backend: ["--database", url.redacted])
+    }
+
     @Test("4 processes × 250 saves of interleaved versions of 20 orders: newest kept, histories exact, no duplicates")
     func interleavedSaves() async throws {
         let url = try await TestPostgres.newDatabase()

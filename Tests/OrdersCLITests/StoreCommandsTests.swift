@@ -84,6 +84,42 @@ struct StoreCommandsTests {
         #expect(unreadable.stderr == "3 files: 0 added, 1 newerExisting, 0 cancelled, 1 failed, 1 unreadable\n")
     }
 
+    @Test("add: saves overlap, yet versions of one order are stored in argument order and lines come in argument order")
+    func addManyInOrder() async throws {
+        let workspace = try StoreWorkspace()
+        try await Self.addsManyInOrder(in: workspace, backend: ["--store", workspace.store])
+    }
+
+    /// Three orders, six versions each, interleaved in one `orders add`: every version newer than
+    /// the one before it, so each is added only if saved after it; a fourth order's versions come
+    /// newest first. On PostgreSQL (PostgresProcessesTests) the overlapping saves run on
+    /// different connections, where a save started out of turn would be seen.
+    static func addsManyInOrder(in workspace: StoreWorkspace, backend: [String]) async throws {
+        var files: [String] = []
+        var expected: [String] = []
+        for version in 0..<6 {
+            for order in ["A", "B", "C"] {
+                let file = try workspace.archive(
+                    "\(order)-\(version).order", orderIdentifier: order, updatedAt: "2026-01-15T09:30:0\(version)Z")
+                files.append(file)
+                expected.append("added          \(file)")
+            }
+            let file = try workspace.archive(
+                "D-\(version).order", orderIdentifier: "D", updatedAt: "2026-01-15T09:30:0\(5 - version)Z")
+            files.append(file)
+            expected.append((version == 0 ? "added          " : "newerExisting  ") + file)
+        }
+        let trust = ["--trust-root", TestArchiveTable.testRoot.path]
+        let result = try await OrdersProcess.run(["add", "--yes"] + backend + trust + files, in: workspace.folder)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.lines == expected)
+        for order in ["A", "B", "C"] {
+            let history = try await OrdersProcess.run(
+                ["history", "--type", TestOrderArchive.orderTypeIdentifier, "--id", order] + backend, in: workspace.folder)
+            #expect(history.lines.count == 1 + 6)
+        }
+    }
+
     @Test("add: an invalid archive names its codes and leaves the store untouched")
     func addInvalid() async throws {
         let workspace = try StoreWorkspace()

@@ -85,20 +85,79 @@ struct AddCommand: AsyncParsableCommand {
 
         let progress = ProgressBar(total: files.count, enabled: !asking && files.count > 1 && isatty(STDERR_FILENO) == 1)
         var tally = Tally()
-        // Verification runs in parallel; saving (and asking) happens in argument order, so that
-        // versions of one order given in order are stored in order.
+        // Verification runs in parallel; saves start in argument order, several at once unless
+        // asking (each waits for the previous save of the same order, so versions of one order
+        // given in order are stored in order); lines are printed in argument order.
+        var saves = SavePipeline(width: asking ? 1 : Self.savesAtOnce, saver: saver)
+        func report(_ ended: [(index: Int, file: String, outcome: Outcome)]) {
+            for (index, file, outcome) in ended {
+                progress.clear()
+                tally.count(outcome)
+                if json { Output.json(Self.wire(file, outcome)) } else { Output.line(Self.humanLine(file, outcome)) }
+                progress.show(done: index + 1, current: file)
+            }
+        }
         await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in
             Self.prepare(path, with: saver)
         } handle: { index, file, prepared in
-            let outcome = await Self.save(prepared, with: saver)
-            progress.clear()
-            tally.count(outcome)
-            if json { Output.json(Self.wire(file, outcome)) } else { Output.line(Self.humanLine(file, outcome)) }
-            progress.show(done: index + 1, current: file)
+            report(await saves.start(prepared, index: index, file: file))
         }
+        report(await saves.finish())
         progress.clear()
         if files.count > 1 { Output.prompt(tally.summary + "\n") }
         if tally.exitStatus != ExitStatus.success { throw ExitCode(tally.exitStatus) }
+    }
+
+    /// Saves in flight at once without asking: enough to keep a PostgreSQL server's round trips
+    /// overlapped (a lone save waits on about four of them), few enough to stay far inside the
+    /// connection pool.
+    static let savesAtOnce = 8
+
+    /// Saves started in argument order, at most `width` unfinished; a save of an order starts
+    /// after the previous save of the same order has ended. Outcomes come back in argument order.
+    struct SavePipeline {
+        let width: Int
+        let saver: Saver
+        private var inFlight: [(index: Int, file: String, order: FullyQualifiedOrderIdentifier?, save: Task<Outcome, Never>)] = []
+        private var lastSave: [FullyQualifiedOrderIdentifier: (index: Int, save: Task<Outcome, Never>)] = [:]
+
+        init(width: Int, saver: Saver) {
+            self.width = max(1, width)
+            self.saver = saver
+        }
+
+        /// Starts the save of file `index`; returns the outcomes that had to end to make room.
+        mutating func start(
+            _ prepared: Prepared, index: Int, file: String
+        ) async -> [(index: Int, file: String, outcome: Outcome)] {
+            var order: FullyQualifiedOrderIdentifier?
+            if case .ready(let ready) = prepared { order = ready.identifier }
+            let previous = order.flatMap { lastSave[$0]?.save }
+            let saver = saver
+            let save = Task {
+                _ = await previous?.value
+                return await AddCommand.save(prepared, with: saver)
+            }
+            if let order { lastSave[order] = (index, save) }
+            inFlight.append((index, file, order, save))
+            var ended: [(index: Int, file: String, outcome: Outcome)] = []
+            while inFlight.count >= width { ended.append(await endFirst()) }
+            return ended
+        }
+
+        /// Waits for every save left, in argument order.
+        mutating func finish() async -> [(index: Int, file: String, outcome: Outcome)] {
+            var ended: [(index: Int, file: String, outcome: Outcome)] = []
+            while !inFlight.isEmpty { ended.append(await endFirst()) }
+            return ended
+        }
+
+        private mutating func endFirst() async -> (Int, String, Outcome) {
+            let first = inFlight.removeFirst()
+            let outcome = await first.save.value
+            if let order = first.order, lastSave[order]?.index == first.index { lastSave[order] = nil }
+            return (first.index, first.file, outcome)
+        }
     }
 
     /// A file read and verified: an order to save, or the outcome that ends this file.
