@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of every parser that faces outside bytes (FuzzTesting/README.md).
 #
 #   Scripts/fuzz.sh TARGET SECONDS     one target, e.g. Scripts/fuzz.sh FuzzZipArchive 3600
-#   Scripts/fuzz.sh all SECONDS        every target, two at a time (CI: Scripts/fuzz.sh all 60)
+#   Scripts/fuzz.sh all SECONDS        every target, two at a time (CI: Scripts/fuzz.sh all 40)
 #   Scripts/fuzz.sh list               the targets
 #
 # Builds FuzzTesting/ with `-sanitize=fuzzer,address` into .build-fuzz/, replays the inputs of
