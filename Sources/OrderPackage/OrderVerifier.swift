@@ -111,9 +111,8 @@ public struct OrderVerifier: Sendable {
     static func layoutProblems(_ archive: ZipArchive) -> [ArchiveError] {
         let names = archive.names
         let folders = Set(names.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
-        if !names.isEmpty, names.allSatisfy({ $0.contains("/") }), folders.count == 1, let folder = folders.first,
-            !folder.hasSuffix(".lproj")
-        {
+        let allNested = names.allSatisfy { $0.utf8.contains(UInt8(ascii: "/")) }
+        if !names.isEmpty, allNested, folders.count == 1, let folder = folders.first, !folder.hasSuffix(".lproj") {
             return [.nestedRoot(folder: folder)]
         }
         let passHint = archive.contains("pass.json") ? "this looks like a Wallet pass (pass.json), not an order" : nil

@@ -148,7 +148,7 @@ final class OrderObjectReader {
         let number: Decimal?
         switch value {
         case .number(let literal):
-            number = Decimal(string: literal, locale: Self.posix)
+            number = Decimal(plainLiteral: literal) ?? Decimal(string: literal, locale: Self.posix)
         case .string(let text) where allowNumericString:
             number = Decimal(exactLiteral: text)
             if number != nil { findings.record(.numericString(path.appending(key))) }

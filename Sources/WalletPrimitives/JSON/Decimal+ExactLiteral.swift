@@ -8,10 +8,60 @@ extension Decimal {
         var bytes = Substring(text).utf8[...]
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
         else { return nil }
+        if let value = Decimal(plainLiteral: text) {
+            self = value
+            return
+        }
+        guard let value = Decimal(string: text, locale: Self.posix) else { return nil }
         self = value
+    }
+
+    /// Making a `Locale` is not cheap; numbers are always read in this one.
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    /// `-?digits(.digits)?` with at most 18 significant digits and a value other than zero,
+    /// built from its digits: the same `Decimal` as `Decimal(string:locale:)` gives (value,
+    /// exponent, significand — `DecimalLiteralTests` compares them), without its locale lookups,
+    /// which were a tenth of validating an order.json's numbers. Nil for anything else (an
+    /// exponent, zero, more digits), which callers parse the general way.
+    public init?(plainLiteral text: String) {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var negative = false
+        var seenDot = false
+        var seenDigit = false
+        var index = 0
+        for byte in text.utf8 {
+            defer { index += 1 }
+            switch byte {
+            case UInt8(ascii: "-") where index == 0:
+                negative = true
+            case UInt8(ascii: ".") where !seenDot && seenDigit:
+                seenDot = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                seenDigit = true
+                if mantissa == 0 && byte == UInt8(ascii: "0") {
+                    // A leading zero adds no significant digit.
+                } else {
+                    digits += 1
+                    guard digits <= 18 else { return nil }
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                }
+                if seenDot { fractionDigits += 1 }
+            default:
+                return nil
+            }
+        }
+        guard mantissa != 0, !(seenDot && fractionDigits == 0) else { return nil }
+        var exponent = -fractionDigits
+        while mantissa % 10 == 0 {
+            mantissa /= 10
+            exponent += 1
+        }
+        self.init(sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(mantissa))
     }
 }
 
