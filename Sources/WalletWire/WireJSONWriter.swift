@@ -36,28 +36,25 @@ public struct WireJSONWriter: Sendable {
     }
 
     /// Starts an object (`{`).
-    public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsSeparator = false
-    }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Ends the object begun last (`}`).
-    public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsSeparator = true
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Starts an array (`[`).
-    public mutating func beginArray() {
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    /// Ends the array begun last (`]`).
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(bracket)
         needsSeparator = false
     }
 
-    /// Ends the array begun last (`]`).
-    public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsSeparator = true
     }
 
