@@ -34,12 +34,6 @@ public enum WireFormat {
         return try encoder.encode(value)
     }
 
-    /// `value` as JSON bytes through `JSONEncoder` always: the reference the written encodings
-    /// are tested against.
-    public static func encodeWithCodable<T: Encodable>(_ value: T) throws -> Data {
-        try encoder.encode(value)
-    }
-
     /// `value` as one line of JSON text (JSON Lines), without the newline.
     public static func line<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try encode(value), as: UTF8.self)

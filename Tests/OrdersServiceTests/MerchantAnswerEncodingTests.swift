@@ -26,7 +26,7 @@ struct MerchantAnswerEncodingTests {
             MerchantOrderAnswer(identifier: identifier, result: "exists", order: Self.order),
             MerchantOrderAnswer(identifier: identifier, result: "notFound", order: nil),
         ] {
-            #expect(try WireFormat.encode(answer) == WireFormat.encodeWithCodable(answer))
+            #expect(try WireFormat.encode(answer) == WireFormat.makeEncoder().encode(answer))
         }
     }
 
@@ -37,7 +37,7 @@ struct MerchantAnswerEncodingTests {
             MerchantOrderPage(orders: [Self.order], nextCursor: "o50"),
             MerchantOrderPage(orders: [Self.order, Self.order, Self.order], nextCursor: nil),
         ] {
-            #expect(try WireFormat.encode(page) == WireFormat.encodeWithCodable(page))
+            #expect(try WireFormat.encode(page) == WireFormat.makeEncoder().encode(page))
         }
     }
 }

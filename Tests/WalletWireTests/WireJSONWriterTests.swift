@@ -52,7 +52,7 @@ struct WireJSONWriterTests {
         for _ in 0..<2000 {
             let order = Self.randomOrder(&random)
             let written = try WireFormat.encode(order)
-            let encoded = try WireFormat.encodeWithCodable(order)
+            let encoded = try WireFormat.makeEncoder().encode(order)
             #expect(written == encoded, "\(String(decoding: written, as: UTF8.self))")
             guard written == encoded else { return }
         }

@@ -23,7 +23,7 @@ extension Decimal {
 
     /// `-?digits(.digits)?` with at most 18 significant digits and a value other than zero,
     /// built from its digits: the same `Decimal` as `Decimal(string:locale:)` gives (value,
-    /// exponent, significand — `DecimalLiteralTests` compares them), without its locale lookups,
+    /// exponent, significand — `DecimalExactLiteralTests` compares them), without its locale lookups,
     /// which were a tenth of validating an order.json's numbers. Nil for anything else (an
     /// exponent, zero, more digits), which callers parse the general way.
     public init?(plainLiteral text: String) {

@@ -80,21 +80,10 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(fromDays: days)
-        // Written digit by digit: String(format:) was a third of encoding a served answer.
         var text: [UInt8] = []
         text.reserveCapacity(27)
         func append(_ value: Int, digits: Int) {
-            var divisor = 1
-            for _ in 1..<digits { divisor *= 10 }
-            var value = value
-            if value >= divisor * 10 {  // a year past 9999 keeps all its digits, as %04d did
-                append(value / (divisor * 10), digits: 1)
-                value %= divisor * 10
-            }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
+            DecimalDigits.append(UInt64(value), minimumDigits: digits, to: &text)
         }
         if year < 0 { text.append(UInt8(ascii: "-")) }
         append(abs(year), digits: 4)

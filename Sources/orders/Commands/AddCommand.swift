@@ -89,7 +89,7 @@ struct AddCommand: AsyncParsableCommand {
         // asking (each waits for the previous save of the same order, so versions of one order
         // given in order are stored in order); lines are printed in argument order.
         var saves = SavePipeline(width: asking ? 1 : Self.savesAtOnce, saver: saver)
-        func report(_ ended: [(index: Int, file: String, outcome: Outcome)]) {
+        func report(_ ended: [SavePipeline.Ended]) {
             for (index, file, outcome) in ended {
                 progress.clear()
                 tally.count(outcome)
@@ -116,10 +116,12 @@ struct AddCommand: AsyncParsableCommand {
     /// Saves started in argument order, at most `width` unfinished; a save of an order starts
     /// after the previous save of the same order has ended. Outcomes come back in argument order.
     struct SavePipeline {
+        typealias Ended = (index: Int, file: String, outcome: Outcome)
         let width: Int
         let saver: Saver
+        /// In argument order. A save of an order no longer here has ended, so the one to wait for
+        /// is the last here with the same order.
         private var inFlight: [(index: Int, file: String, order: FullyQualifiedOrderIdentifier?, save: Task<Outcome, Never>)] = []
-        private var lastSave: [FullyQualifiedOrderIdentifier: (index: Int, save: Task<Outcome, Never>)] = [:]
 
         init(width: Int, saver: Saver) {
             self.width = max(1, width)
@@ -127,36 +129,31 @@ struct AddCommand: AsyncParsableCommand {
         }
 
         /// Starts the save of file `index`; returns the outcomes that had to end to make room.
-        mutating func start(
-            _ prepared: Prepared, index: Int, file: String
-        ) async -> [(index: Int, file: String, outcome: Outcome)] {
+        mutating func start(_ prepared: Prepared, index: Int, file: String) async -> [Ended] {
             var order: FullyQualifiedOrderIdentifier?
             if case .ready(let ready) = prepared { order = ready.identifier }
-            let previous = order.flatMap { lastSave[$0]?.save }
+            let previous = order.flatMap { order in inFlight.last { $0.order == order }?.save }
             let saver = saver
             let save = Task {
                 _ = await previous?.value
                 return await AddCommand.save(prepared, with: saver)
             }
-            if let order { lastSave[order] = (index, save) }
             inFlight.append((index, file, order, save))
-            var ended: [(index: Int, file: String, outcome: Outcome)] = []
+            var ended: [Ended] = []
             while inFlight.count >= width { ended.append(await endFirst()) }
             return ended
         }
 
         /// Waits for every save left, in argument order.
-        mutating func finish() async -> [(index: Int, file: String, outcome: Outcome)] {
-            var ended: [(index: Int, file: String, outcome: Outcome)] = []
+        mutating func finish() async -> [Ended] {
+            var ended: [Ended] = []
             while !inFlight.isEmpty { ended.append(await endFirst()) }
             return ended
         }
 
-        private mutating func endFirst() async -> (Int, String, Outcome) {
+        private mutating func endFirst() async -> Ended {
             let first = inFlight.removeFirst()
-            let outcome = await first.save.value
-            if let order = first.order, lastSave[order]?.index == first.index { lastSave[order] = nil }
-            return (first.index, first.file, outcome)
+            return (first.index, first.file, await first.save.value)
         }
     }
 
