@@ -151,6 +151,9 @@ let package = Package(
             dependencies: [
                 "WalletStorage", "WalletCore", "OrderStorage", "FinanceData", "WalletPrimitives",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The pool's own error type, which PostgresClient's leases throw: named only to
+                // say in words what it means (PostgresFailure).
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

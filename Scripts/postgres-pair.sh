@@ -4,6 +4,15 @@
 #   Scripts/postgres-pair.sh start DIR      two nodes, a (primary) and b (standby of a), in DIR
 #   Scripts/postgres-pair.sh url DIR        the URL naming both, target_session_attrs=read-write
 #   Scripts/postgres-pair.sh failover DIR   kill -9 every process of the primary, promote the standby
+#   Scripts/postgres-pair.sh kill DIR       kill -9 every process of the primary (no server takes
+#                                           writes until `promote`)
+#   Scripts/postgres-pair.sh promote DIR    promote the standby of a killed primary
+#   Scripts/postgres-pair.sh switchover DIR fast|immediate
+#                                           promote the standby first, wait until a commit on the old
+#                                           primary waits for it (the standby is gone: it waits for
+#                                           good), then stop the old primary (pg_ctl stop -m MODE),
+#                                           as an operator or orchestrator does; prints how many
+#                                           commits were waiting
 #   Scripts/postgres-pair.sh rejoin DIR     the dead node rebuilt (pg_basebackup) as the new primary's
 #                                           synchronous standby, caught up
 #   Scripts/postgres-pair.sh restart DIR    the primary restarted (pg_ctl restart -m fast)
@@ -18,7 +27,7 @@
 # wait until the standby has reconnected: wal_retrieve_retry_interval is 100 ms here (PostgreSQL's
 # default, 5 s, would hold every save that long). As root the servers run as `postgres`.
 set -euo pipefail
-command=${1:?usage: postgres-pair.sh start|url|failover|rejoin|restart|stop DIR}
+command=${1:?usage: postgres-pair.sh start|url|failover|kill|promote|switchover|rejoin|restart|stop DIR [fast|immediate]}
 dir=${2:?usage: postgres-pair.sh $command DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin/initdb" ] || { echo "postgres-pair: PostgreSQL's server is not installed" >&2; exit 2; }
@@ -74,6 +83,29 @@ make_synchronous() {
     "SELECT flush_lsn >= '$lsn' FROM pg_stat_replication WHERE application_name = '$standby'" t
 }
 
+# The whole primary at once, as a machine that dies: the postmaster and every backend. The
+# postmaster is stopped first so that it forks no backend between the listing and the kill (a
+# backend left alive without its postmaster can wait forever on a lock a killed one held; each
+# runs in a session of its own, so no process-group kill reaches them all).
+kill_primary() {
+  local primary pid children
+  primary=$(cat "$dir/primary")
+  pid=$(head -1 "$dir/$primary/postmaster.pid")
+  kill -STOP "$pid"
+  children=$(pgrep -P "$pid" || true)
+  # shellcheck disable=SC2086
+  kill -9 $children "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+}
+promote_standby() {
+  local primary standby
+  primary=$(cat "$dir/primary")
+  standby=$(other "$primary")
+  "${as[@]}" "$bin/pg_ctl" -D "$dir/$standby" -w -t 60 promote >/dev/null
+  wait_for "the promotion" "$standby" "SHOW transaction_read_only" off
+  echo "$standby" >"$dir/primary"
+}
+
 case "$command" in
 start)
   mkdir -p "$dir"
@@ -94,21 +126,30 @@ url)
     "$user" "$(port a)" "$(port b)"
   ;;
 failover)
+  kill_primary
+  promote_standby
+  ;;
+kill)
+  kill_primary
+  ;;
+promote)
+  promote_standby
+  ;;
+switchover)
+  mode=${3:?usage: postgres-pair.sh switchover DIR fast|immediate}
   primary=$(cat "$dir/primary")
-  standby=$(other "$primary")
-  # The whole server at once, as a machine that dies: the postmaster and every backend. The
-  # postmaster is stopped first so that it forks no backend between the listing and the kill (a
-  # backend left alive without its postmaster can wait forever on a lock a killed one held; each
-  # runs in a session of its own, so no process-group kill reaches them all).
-  pid=$(head -1 "$dir/$primary/postmaster.pid")
-  kill -STOP "$pid"
-  children=$(pgrep -P "$pid" || true)
-  # shellcheck disable=SC2086
-  kill -9 $children "$pid" 2>/dev/null || true
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
-  "${as[@]}" "$bin/pg_ctl" -D "$dir/$standby" -w -t 60 promote >/dev/null
-  wait_for "the promotion" "$standby" "SHOW transaction_read_only" off
-  echo "$standby" >"$dir/primary"
+  promote_standby
+  # The old primary still takes writes, and each commit there now waits for a standby that left:
+  # stop it while one waits (up to 10 s for one to come), which is when an acknowledgement sent
+  # before the commit was confirmed would reach the client.
+  waiting=0
+  for _ in $(seq 200); do
+    waiting=$(sql "$primary" "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'" 2>/dev/null || echo 0)
+    [ "$waiting" -gt 0 ] && break
+    sleep 0.05
+  done
+  "${as[@]}" "$bin/pg_ctl" -D "$dir/$primary" -m "$mode" -w -t 60 stop >/dev/null
+  echo "$waiting"
   ;;
 rejoin)
   primary=$(cat "$dir/primary")

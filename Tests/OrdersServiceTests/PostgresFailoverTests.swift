@@ -55,7 +55,25 @@ struct PostgresFailoverTests {
         return archives
     }
 
-    @Test("ten failovers under merchant PUTs and device GETs through two instances: no acknowledged save lost")
+    /// How a round takes the primary away.
+    enum Failover: String {
+        /// The machine dies (`kill -9` of every process), then the standby is promoted.
+        case machineDies = "kill -9, then promote"
+        /// The standby is promoted first, then the old primary is stopped with `pg_ctl stop -m
+        /// fast` while commits there wait for the standby that left — as an operator or an
+        /// orchestrator switches over.
+        case promoteThenFast = "promote, then stop -m fast"
+        /// The same with `-m immediate`.
+        case promoteThenImmediate = "promote, then stop -m immediate"
+    }
+
+    /// Twelve rounds: ten that promote first and stop the old primary (fast and immediate in
+    /// turn), two in which the machine dies.
+    static let rounds: [Failover] = (1...12).map { round in
+        round % 6 == 0 ? .machineDies : round.isMultiple(of: 2) ? .promoteThenImmediate : .promoteThenFast
+    }
+
+    @Test("twelve failovers under versions PUT and device GETs through two instances: no acknowledged version lost")
     func failovers() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.url(database: database, options: "pool_timeout=1")
@@ -66,10 +84,15 @@ struct PostgresFailoverTests {
         let stopping = StopFlag()
         let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
 
+        // Two savers per instance, each PUTting the next version of its ten orders in turn.
         let load = Task {
             await withTaskGroup(of: Void.self) { group in
                 for (index, client) in clients.enumerated() {
-                    group.addTask { await traffic.save(through: client, headers, naming: "F-\(index)", until: stopping) }
+                    for saver in 0..<2 {
+                        group.addTask {
+                            await traffic.saveVersions(through: client, headers, naming: "F-\(index)-\(saver)", until: stopping)
+                        }
+                    }
                     group.addTask { await traffic.read(through: client, until: stopping) }
                 }
             }
@@ -77,17 +100,28 @@ struct PostgresFailoverTests {
 
         defer { stopping.set() }
         var recoveries: [Duration] = []
-        for round in 1...10 {
-            Self.progress("failover \(round): \(traffic.acknowledgedCount) acknowledged")
-            // Saves acknowledged since the last failover, then the primary dies.
+        var waitingAtStop: [Int] = []
+        for (round, failover) in Self.rounds.enumerated() {
+            Self.progress("failover \(round + 1) (\(failover.rawValue)): \(traffic.acknowledgedCount) acknowledged")
+            // Saves acknowledged since the last failover, then the primary goes.
             let before = traffic.acknowledgedCount
             try await Self.waitFor("three acknowledged saves") { traffic.acknowledgedCount >= before + 3 }
-            let killed = ContinuousClock.now
-            try await TestPostgresPair.run("failover")
+            let began = ContinuousClock.now
+            traffic.phase = failover.rawValue
+            switch failover {
+            case .machineDies:
+                try await TestPostgresPair.run("failover")
+            case .promoteThenFast, .promoteThenImmediate:
+                let mode = failover == .promoteThenFast ? "fast" : "immediate"
+                let waiting = try await TestPostgresPair.run("switchover", mode)
+                waitingAtStop.append(Int(waiting.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+            }
             let promoted = traffic.acknowledgedCount
             try await Self.waitFor("a save acknowledged by the promoted server") { traffic.acknowledgedCount > promoted }
-            recoveries.append(killed.duration(to: .now))
+            recoveries.append(began.duration(to: .now))
+            traffic.phase = "rejoin"
             try await TestPostgresPair.run("rejoin")
+            traffic.phase = ""
         }
         let settled = traffic.acknowledgedCount
         try await Self.waitFor("saves after the last rejoin") { traffic.acknowledgedCount >= settled + 3 }
@@ -96,22 +130,44 @@ struct PostgresFailoverTests {
         let stopped = await [instances[0].stop(patience: 10), instances[1].stop(patience: 10)]
         for client in clients { try? await client.shutdown() }
 
-        // Every save answered 200 or 201 is on the server that is primary now, byte for byte.
-        let acknowledged = traffic.acknowledged
-        let stored = try await Self.stored(Array(acknowledged.keys), at: url)
-        let lost = acknowledged.filter { stored[$0.key] != $0.value }.keys.sorted()
+        // Every version answered 200 or 201 is in its order's history on the server that is
+        // primary now, and no version after an acknowledged one was answered as a new order.
+        let versions = traffic.acknowledgedVersions
+        let histories = try await Self.histories(Set(versions.map(\.identifier)), at: url)
+        let lost = versions.filter { !(histories[$0.identifier] ?? []).contains($0.updatedAt) }
         let report = traffic.report
         print(
-            "failover: 10 failovers, \(acknowledged.count) acknowledged saves, acknowledged-saves-lost = \(lost.count); "
-                + "\(report.served) answers 200/201, \(report.unavailable) answered 503 (slowest \(report.slowestUnavailable)), "
-                + "\(report.hung.count) never answered; "
-                + "back to saving after \(recoveries.map { "\($0)" }.joined(separator: ", "))")
-        #expect(lost.isEmpty, "acknowledged but not on the promoted server: \(lost.prefix(10))")
-        #expect(acknowledged.count >= 40)
+            "failover: \(Self.rounds.count) failovers (\(Self.rounds.filter { $0 != .machineDies }.count) promote-then-stop, "
+                + "commits waiting for the standby at each stop: \(waitingAtStop)), \(versions.count) acknowledged versions, "
+                + "acknowledged-versions-lost = \(lost.count); \(report.served) answers 200/201, "
+                + "\(report.unavailable) answered 503 (slowest \(report.slowestUnavailable)), "
+                + "slowest 503 by phase \(report.slowestUnavailableByPhase), "
+                + "\(report.hung.count) never answered; back to saving after \(recoveries.map { "\($0)" }.joined(separator: ", "))"
+        )
+        #expect(lost.isEmpty, "acknowledged but not in the history on the promoted server: \(lost.prefix(10))")
+        #expect(
+            report.createdAfterAcknowledged.isEmpty,
+            "answered 201 after an acknowledged version: \(report.createdAfterAcknowledged.prefix(10))")
+        #expect(versions.count >= 60)
+        #expect(waitingAtStop.filter { $0 > 0 }.count >= 5, "commits were in flight when the old primary stopped")
         #expect(report.unavailable > 0, "the gaps were seen")
         #expect(report.unexpected.isEmpty, "answers other than 200/201/503 with Retry-After: \(report.unexpected.prefix(5))")
         #expect(report.slowestUnavailable < Self.gapBound)
         Self.everyRequestAnswered(report, stopped)
+    }
+
+    /// The `updatedAt` of every version (replaced and current) of each order, as the database at
+    /// `url` holds them now.
+    static func histories(_ identifiers: Set<String>, at url: String) async throws -> [String: Set<String>] {
+        let backend = try await PostgresBackend.open(try PostgresDatabaseURL(url), options: .init(createIfMissing: false))
+        var histories: [String: Set<String>] = [:]
+        for identifier in identifiers {
+            let versions = try await backend.orders.history(
+                of: FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: identifier))
+            histories[identifier] = Set(versions.map(\.updatedAt.text))
+        }
+        try await backend.close()
+        return histories
     }
 
     /// Every request answered, and each instance ended by SIGTERM within its grace. A statement
@@ -121,6 +177,41 @@ struct PostgresFailoverTests {
     static func everyRequestAnswered(_ report: Traffic.Report, _ stopped: [Int32]) {
         #expect(report.hung.isEmpty, "never answered: \(report.hung)")
         #expect(stopped.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(stopped)")
+    }
+
+    @Test("no server accepts writes: requests are answered 503 at once, not after pool_timeout; served again after the promotion")
+    func noServerAcceptsWrites() async throws {
+        let database = try await TestPostgresPair.newDatabase()
+        // The default pool_timeout (10 s): the answer must not wait for it.
+        let url = try TestPostgresPair.url(database: database)
+        _ = try await Self.prepare(url)
+        let instance = try await ServeProcess.start(database: url)
+        let client = LoopbackClient(port: instance.port, deadline: Self.unanswered)
+        // Pooled connections, idle when their server dies: nothing in flight notices.
+        for _ in 0..<3 {
+            #expect(try await client.send(.get, Self.orderPath, headers: Self.deviceHeaders, body: nil).status == .ok)
+        }
+        try await TestPostgresPair.run("kill")
+        var answers: [(status: HTTPResponse.Status, retryAfter: String?, took: Duration)] = []
+        for _ in 0..<5 {
+            let started = ContinuousClock.now
+            let response = try await client.send(.get, Self.orderPath, headers: Self.deviceHeaders, body: nil)
+            answers.append((response.status, response.headers[.retryAfter], started.duration(to: .now)))
+        }
+        try await TestPostgresPair.run("promote")
+        try await Self.waitFor("a GET served by the promoted server") {
+            (try? await client.send(.get, Self.orderPath, headers: Self.deviceHeaders, body: nil).status) == .ok
+        }
+        try await TestPostgresPair.run("rejoin")
+        await #expect(instance.stop() == 0)
+        try? await client.shutdown()
+        for answer in answers {
+            #expect(answer.status == .serviceUnavailable && answer.retryAfter == "1")
+            #expect(answer.took < .milliseconds(500), "answered after \(answer.took)")
+        }
+        // What the log says names the problem in words, never a library's type.
+        #expect(!instance.standardError.contains("ConnectionPoolError"))
+        #expect(!instance.standardError.contains("serverClosedConnection"))
     }
 
     @Test(
@@ -271,6 +362,14 @@ struct PostgresFailoverTests {
         FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 
+    static func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "\(what) did not happen within 60 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
@@ -307,12 +406,35 @@ final class Traffic: Sendable {
         var unexpected: [String] = []
         /// Requests never answered (the client gave up after ``PostgresFailoverTests/unanswered``).
         var hung: [String] = []
+        /// Versions answered `201` (a new order) after an earlier version of the same order had
+        /// been acknowledged: that earlier version was lost.
+        var createdAfterAcknowledged: [Version] = []
+        /// The slowest `503` in each phase the test named (``Traffic/phase``).
+        var slowestUnavailableByPhase: [String: Duration] = [:]
     }
 
-    private let state = Mutex((acknowledged: [String: Data](), report: Report()))
+    private let currentPhase = Mutex("")
+    /// What the test is doing now, for the report's ``Report/slowestUnavailableByPhase``.
+    var phase: String {
+        get { currentPhase.withLock { $0 } }
+        set { currentPhase.withLock { $0 = newValue } }
+    }
 
-    var acknowledgedCount: Int { state.withLock { $0.acknowledged.count } }
+    /// A version of an order the service answered 200 or 201 for.
+    struct Version: CustomStringConvertible {
+        var identifier: String
+        var updatedAt: String
+        var description: String { "\(identifier) \(updatedAt)" }
+    }
+
+    private let state = Mutex(
+        (acknowledged: [String: Data](), versions: [Version](), acknowledgedOrders: Set<String>(), report: Report()))
+
+    /// Saves answered 200 or 201: by ``save(through:_:naming:until:)`` and
+    /// ``saveVersions(through:_:naming:until:)`` alike.
+    var acknowledgedCount: Int { state.withLock { $0.acknowledged.count + $0.versions.count } }
     var acknowledged: [String: Data] { state.withLock { $0.acknowledged } }
+    var acknowledgedVersions: [Version] { state.withLock { $0.versions } }
     var report: Report { state.withLock { $0.report } }
 
     /// Merchant PUTs of new orders (`PREFIX-1`, `PREFIX-2`, …), one after another, until `stop`.
@@ -323,6 +445,22 @@ final class Traffic: Sendable {
             let identifier = "\(prefix)-\(number)"
             guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier) else { continue }
             await send(client, .put, "/api/v1/orders", headers, archive, saving: (identifier, archive))
+        }
+    }
+
+    /// Merchant PUTs of versions of ten orders (`PREFIX-0` … `PREFIX-9`), each PUT the next
+    /// version (a second later) of the next order in turn, one after another, until `stop`.
+    func saveVersions(through client: LoopbackClient, _ headers: HTTPFields, naming prefix: String, until stop: StopFlag) async {
+        let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+        var number = 0
+        while !stop.isSet {
+            number += 1
+            let identifier = "\(prefix)-\(number % 10)"
+            let updatedAt = RFC3339Timestamp(start.addingTimeInterval(TimeInterval(number))).text
+            guard let archive = try? TestOrderArchive.make(orderIdentifier: identifier, updatedAt: updatedAt) else { continue }
+            await send(
+                client, .put, "/api/v1/orders", headers, archive, saving: nil,
+                version: Version(identifier: identifier, updatedAt: updatedAt))
         }
     }
 
@@ -338,7 +476,7 @@ final class Traffic: Sendable {
     /// answer) as unexpected.
     func send(
         _ client: LoopbackClient, _ method: HTTPRequest.Method, _ path: String, _ headers: HTTPFields, _ body: Data?,
-        saving: (identifier: String, archive: Data)?
+        saving: (identifier: String, archive: Data)?, version: Version? = nil
     ) async {
         let started = ContinuousClock.now
         let response: ServiceResponse
@@ -361,9 +499,18 @@ final class Traffic: Sendable {
             case .ok, .created:
                 state.report.served += 1
                 if let saving { state.acknowledged[saving.identifier] = saving.archive }
+                if let version {
+                    if response.status == .created && state.acknowledgedOrders.contains(version.identifier) {
+                        state.report.createdAfterAcknowledged.append(version)
+                    }
+                    state.acknowledgedOrders.insert(version.identifier)
+                    state.versions.append(version)
+                }
             case .serviceUnavailable where response.headers[.retryAfter] != nil:
                 state.report.unavailable += 1
                 state.report.slowestUnavailable = max(state.report.slowestUnavailable, took)
+                let phase = self.phase
+                state.report.slowestUnavailableByPhase[phase] = max(state.report.slowestUnavailableByPhase[phase] ?? .zero, took)
             default:
                 state.report.unexpected.append("\(method) \(path): \(response.status.code) \(response.text.prefix(300))")
             }

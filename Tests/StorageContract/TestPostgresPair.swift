@@ -39,17 +39,17 @@ public enum TestPostgresPair {
         return name
     }
 
-    /// `Scripts/postgres-pair.sh COMMAND DIRECTORY` (`failover`, `rejoin`, `restart`), waited for
-    /// on a thread of its own; its standard output.
+    /// `Scripts/postgres-pair.sh COMMAND DIRECTORY [ARGUMENT…]` (`failover`, `switchover fast`,
+    /// `rejoin`, `restart`, …), waited for on a thread of its own; its standard output.
     @discardableResult
-    public static func run(_ command: String) async throws -> String {
-        try await BlockingWork.run { try script(command) }
+    public static func run(_ command: String, _ arguments: String...) async throws -> String {
+        try await BlockingWork.run { try script(command, arguments) }
     }
 
     /// Run with posix_spawn and waitpid, not Foundation's `Process`: its exit monitor missed this
     /// script's exit now and then (the child left a zombie and `Process` waited forever), the
     /// script's own children — PostgreSQL servers started and killed — exiting around it.
-    private static func script(_ command: String) throws -> String {
+    private static func script(_ command: String, _ extra: [String] = []) throws -> String {
         guard let directory else { throw TestPostgres.TestPostgresUnavailable() }
         let folder = try TemporaryDirectory.make("postgres-pair")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -61,7 +61,7 @@ public enum TestPostgresPair {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let arguments = ["/bin/bash", script, command, directory]
+        let arguments = ["/bin/bash", script, command, directory] + extra
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -36,6 +36,24 @@ struct PostgresDatabaseURLTests {
         #expect(url.tls == tls)
         // The redacted form names the same place and parses back to it.
         #expect(try PostgresDatabaseURL(url.redacted).endpoint == endpoint)
+        #expect(try PostgresDatabaseURL(url.redacted) == url)
+    }
+
+    @Test(
+        "the redacted form keeps every setting but the password: it parses back to the same URL",
+        arguments: [
+            "postgres://wallet:pw@10.0.0.5/orders?sslmode=disable",
+            "postgres://wallet:pw@db.example/orders?sslmode=require&pool_size=5&pool_timeout=0.25",
+            "postgres://wallet:pw@db.example:6543/orders?sslmode=verify-full&prepared=false",
+            "postgres://wallet:pw@db1,db2:6000/orders?sslmode=disable&target_session_attrs=primary",
+            "postgres://wallet:pw@/orders?host=/run/pg&sslmode=prefer",
+        ])
+    func redactedKeepsSettings(_ text: String) throws {
+        let url = try PostgresDatabaseURL(text)
+        #expect(!url.redacted.contains("pw"))
+        var withoutPassword = url
+        withoutPassword.password = nil
+        #expect(try PostgresDatabaseURL(url.redacted) == withoutPassword, "\(url.redacted)")
     }
 
     @Test("a password is decoded, kept out of the redacted form")
@@ -51,7 +69,7 @@ struct PostgresDatabaseURLTests {
         #expect(try PostgresDatabaseURL("postgres://wallet@db.example/orders?prepared=true").prepared)
         let tcp = try PostgresDatabaseURL("postgres://wallet@db.example/orders?prepared=false&sslmode=disable")
         #expect(!tcp.prepared)
-        #expect(tcp.redacted == "postgres://wallet@db.example:5432/orders?prepared=false")
+        #expect(tcp.redacted == "postgres://wallet@db.example:5432/orders?sslmode=disable&prepared=false")
         #expect(try !PostgresDatabaseURL(tcp.redacted).prepared)
         let socket = try PostgresDatabaseURL("postgres://wallet@/orders?host=/run/pg&prepared=false")
         #expect(socket.redacted == "postgres://wallet@/orders?host=/run/pg&prepared=false")

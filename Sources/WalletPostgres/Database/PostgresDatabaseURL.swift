@@ -212,23 +212,26 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
         return (decoded, port)
     }
 
-    /// The URL without its password, for messages and logs.
+    /// The URL without its password, for messages and logs: every other setting that differs
+    /// from its default is kept, so that it parses back to this URL without the password.
     public var redacted: String {
         var options: [String] = []
+        let sockets = endpoints.allSatisfy { if case .unixSocket = $0 { true } else { false } }
+        if tls != (sockets ? .disable : .prefer) { options.append("sslmode=\(tls.rawValue)") }
         if targetSessionAttributes != .any { options.append("target_session_attrs=\(targetSessionAttributes.rawValue)") }
         if !prepared { options.append("prepared=false") }
         if let poolSize { options.append("pool_size=\(poolSize)") }
         if poolTimeout != Self.defaultPoolTimeout { options.append("pool_timeout=\(Self.seconds(poolTimeout))") }
-        let sockets = endpoints.compactMap { endpoint -> (directory: String, port: String)? in
+        let socketFiles = endpoints.compactMap { endpoint -> (directory: String, port: String)? in
             guard case .unixSocket(let path) = endpoint else { return nil }
             // DIRECTORY/.s.PGSQL.PORT, as the parser built it.
             let file = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
             return (String(path.dropLast(file.count + 1)), file.split(separator: ".").last.map(String.init) ?? "5432")
         }
-        if sockets.count == endpoints.count {
-            let ports = sockets.map(\.port)
+        if sockets {
+            let ports = socketFiles.map(\.port)
             let port = ports.allSatisfy { $0 == "5432" } ? [] : ["port=\(ports.joined(separator: ","))"]
-            let query = ["host=\(sockets.map(\.directory).joined(separator: ","))"] + port + options
+            let query = ["host=\(socketFiles.map(\.directory).joined(separator: ","))"] + port + options
             return "postgres://\(user)@/\(database)?" + query.joined(separator: "&")
         }
         let hosts = endpoints.map { endpoint in

@@ -4,6 +4,7 @@ import PostgresNIO
 import WalletCore
 import WalletPrimitives
 import WalletStorage
+import _ConnectionPoolModule
 
 /// ``WalletStorage/SQLExecutor`` over a pool of connections: a read on a leased connection; a
 /// unit of work as a READ COMMITTED transaction on one, run again from the start when the server
@@ -32,12 +33,6 @@ struct PostgresExecutor: SQLExecutor {
         try await transaction("BEGIN") { connection, logger in
             try await body(PostgresSQLConnection(connection: connection, logger: logger, location: location, prepares: prepares))
         }
-    }
-
-    /// Each statement its own transaction (autocommit): no lock is held across a round trip to
-    /// this process.
-    func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await retrying { try await servers.withConnection { try await body(connection($0)) } }
     }
 
     private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
@@ -95,7 +90,8 @@ struct PostgresExecutor: SQLExecutor {
     /// The database's errors become `StorageError`; every other error (the library's own, a
     /// unit of work's body's, cancellation) passes as it is.
     func translated(_ error: any Error) -> any Error {
-        let fromDatabase = error is PSQLError || error is PostgresDecodingError || error is ConnectionLost
+        let fromDatabase =
+            error is PSQLError || error is PostgresDecodingError || error is ConnectionLost || error is ConnectionPoolError
         return fromDatabase ? StorageError(postgres: error, location: location) : error
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import WalletCore
 import WalletPrimitives
+import _ConnectionPoolModule
 
 /// What PostgreSQL (or the way to it) reported, in words: postgres-nio's own description of an
 /// error is deliberately generic, so the server's message and SQLSTATE are read out here.
@@ -35,8 +36,10 @@ enum PostgresFailure {
         return retryableStates.contains { error.message.hasSuffix("[SQLSTATE \($0)]") }
     }
 
-    /// One line for people: the server's message and SQLSTATE, or what failed on the way to it.
+    /// One line for people: the server's message and SQLSTATE, or what failed on the way to it —
+    /// never a library's type or case name.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? ConnectionPoolError { return describe(pool: error) }
         guard let error = error as? PSQLError else { return "\(error)" }
         if let info = error.serverInfo, let state = info[.sqlState], lostPreparedStatementStates.contains(state),
             info[.message]?.contains("\"wallet_") == true
@@ -56,8 +59,36 @@ enum PostgresFailure {
                 ? "TLS: the server's certificate is not signed by a trusted root or does not name this host (sslmode=verify-full)"
                 : "TLS handshake failed (\(tls))"
         }
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-        return "\(error.code)"
+        let words = describe(code: error.code)
+        if let underlying = error.underlying, !(underlying is ConnectionPoolError) { return "\(words) (\(underlying))" }
+        return words
+    }
+
+    /// postgres-nio's failures without a server message, in words.
+    private static func describe(code: PSQLError.Code) -> String {
+        switch code {
+        case .serverClosedConnection: "the server closed the connection (it stopped, restarted or ended the session)"
+        case .clientClosedConnection: "the connection was closed"
+        case .connectionError: "cannot reach the server"
+        case .uncleanShutdown: "the connection ended without the server's goodbye"
+        case .poolClosed: "the store is closed"
+        case .queryCancelled: "the statement was cancelled"
+        case .sslUnsupported: "the server does not offer TLS (sslmode)"
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError: "authentication failed"
+        case .messageDecodingFailure, .unexpectedBackendMessage, .invalidCommandTag:
+            "the server's answer could not be read (is it PostgreSQL?)"
+        default: "the connection failed"
+        }
+    }
+
+    /// The connection pool's refusals, in words.
+    private static func describe(pool error: ConnectionPoolError) -> String {
+        switch error {
+        case .poolShutdown: "the server was given up (lost, or no longer accepting writes) while this request waited for it"
+        case .connectionCreationCircuitBreakerTripped: "cannot connect to the server (every attempt has failed for a while)"
+        case .requestCancelled: "the wait for a connection was cancelled"
+        default: "no connection to the server"
+        }
     }
 }
 

@@ -20,7 +20,11 @@ import WalletCore
 ///
 /// Every lease waits at most the URL's `pool_timeout` (for a free connection, or for a server
 /// that is starting) and then fails the same way: a full pool or a server that does not answer
-/// sheds load instead of queueing it without bound.
+/// sheds load instead of queueing it without bound. A chosen server's lease that waits longer
+/// than ``probeDelay`` has the server checked (a connection of its own, as the search makes):
+/// a server that no longer takes connections or writes is given up at once, and the request
+/// fails at once, instead of every request waiting `pool_timeout` on a pool that is only
+/// retrying its connections (postgres-nio's pool queues a lease while it cannot connect).
 final class PostgresServers: Sendable {
     let url: PostgresDatabaseURL
     private let logger: Logger
@@ -46,6 +50,9 @@ final class PostgresServers: Sendable {
 
     /// How long a look that found no usable server answers for the next requests.
     static let searchPause: Duration = .milliseconds(250)
+
+    /// How long a lease from a chosen server's pool waits before the server is checked.
+    static let probeDelay: Duration = .milliseconds(100)
 
     init(url: PostgresDatabaseURL, maximumConnections: Int, connectTimeout: Duration, logger: Logger) {
         self.url = url
@@ -88,8 +95,10 @@ final class PostgresServers: Sendable {
         // nil when the server is not chosen: nothing to give up after a failure.
         let pool = fixed == nil ? try await poolInUse() : nil
         guard let client = pool?.client ?? fixed else { preconditionFailure("a pool is always chosen or fixed") }
+        var probe: (@Sendable () async -> String?)?
+        if let pool { probe = { await self.check(pool) } }
         do {
-            return try await Self.leasing(from: client, timeout: url.poolTimeout) { connection in
+            return try await Self.leasing(from: client, timeout: url.poolTimeout, probe: probe) { connection in
                 do {
                     return try await body(connection)
                 } catch {
@@ -100,6 +109,9 @@ final class PostgresServers: Sendable {
         } catch let error as PoolTimeout {
             if let pool { retire(pool) }
             throw StorageError(reason: "\(url.redacted): \(error.description)")
+        } catch let error as ServerGone {
+            if let pool { retire(pool) }
+            throw StorageError(reason: "\(url.redacted): \(error.description)")
         } catch let error as PSQLError where error.serverInfo == nil {
             // The connection could not be made at all.
             if let pool { retire(pool) }
@@ -108,9 +120,12 @@ final class PostgresServers: Sendable {
     }
 
     /// `body` on a connection of `client`, or ``PoolTimeout`` when none is free within
-    /// `timeout`: the lease is cancelled (postgres-nio takes the request out of its queue).
+    /// `timeout`: the lease is cancelled (postgres-nio takes the request out of its queue). When
+    /// the lease has waited ``probeDelay``, `probe` (if any) checks the server: what it says is
+    /// wrong ends the wait as ``ServerGone``.
     private static func leasing<T: Sendable>(
-        from client: PostgresClient, timeout: Duration, _ body: @Sendable (PostgresConnection) async throws -> T
+        from client: PostgresClient, timeout: Duration, probe: (@Sendable () async -> String?)?,
+        _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
@@ -125,6 +140,15 @@ final class PostgresServers: Sendable {
                     try await Task.sleep(for: timeout)
                     if !leased.value.load(ordering: .relaxed) { throw PoolTimeout(timeout: timeout) }
                     return nil
+                }
+                if let probe, timeout > probeDelay {
+                    group.addTask {
+                        try await Task.sleep(for: probeDelay)
+                        guard !leased.value.load(ordering: .relaxed), let problem = await probe(),
+                            !leased.value.load(ordering: .relaxed)
+                        else { return nil }
+                        throw ServerGone(problem: problem)
+                    }
                 }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
@@ -188,6 +212,44 @@ final class PostgresServers: Sendable {
             }
             throw failure
         }
+    }
+
+    /// What is wrong with `pool`'s server — it takes no connection, or no writes where they are
+    /// needed — or nil when it is fine (the pool is only busy). One check at a time per pool, its
+    /// answer kept for ``searchPause``: a burst of slow leases is not a burst of connections.
+    private func check(_ pool: ServerPool) async -> String? {
+        let check = pool.probe.withLock { probe in
+            if let last = probe, last.at.duration(to: .now) < Self.searchPause { return last.task }
+            let endpoint = url.endpoints[pool.index]
+            let (url, logger, timeout) = (self.url, self.logger, min(connectTimeout, url.poolTimeout))
+            let task = Task { await Self.problem(with: endpoint, of: url, timeout: timeout, logger: logger) }
+            probe = (.now, task)
+            return task
+        }
+        return await check.value
+    }
+
+    /// What keeps `endpoint` from being used as `url` asks, or nil when nothing does.
+    private static func problem(
+        with endpoint: PostgresDatabaseURL.Endpoint, of url: PostgresDatabaseURL, timeout: Duration, logger: Logger
+    ) async -> String? {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(for: endpoint, connectTimeout: timeout), id: -1, logger: logger)
+        } catch {
+            return "\(name(endpoint)): \(PostgresFailure.describe(error))"
+        }
+        let problem: String?
+        do {
+            problem =
+                try await accepts(connection, url.targetSessionAttributes, logger: logger)
+                ? nil : "\(name(endpoint)): read-only (a standby?)"
+        } catch {
+            problem = "\(name(endpoint)): \(PostgresFailure.describe(error))"
+        }
+        try? await connection.close()
+        return problem
     }
 
     /// Gives up `pool`'s server after it was lost or answered as read-only: the next request
@@ -264,6 +326,8 @@ private final class ServerPool: Sendable {
     let index: Int
     let client: PostgresClient
     let running: Task<Void, Never>
+    /// The last check of the server, while a lease waited (``PostgresServers/check(_:)``).
+    let probe = Mutex<(at: ContinuousClock.Instant, task: Task<String?, Never>)?>(nil)
 
     init(index: Int, client: PostgresClient, running: Task<Void, Never>) {
         self.index = index
@@ -275,6 +339,14 @@ private final class ServerPool: Sendable {
 /// Whether a lease was granted, shared by the lease and its timer.
 private final class LeaseFlag: Sendable {
     let value = Atomic<Bool>(false)
+}
+
+/// A lease waited, and a check of the server found it unusable: it takes no connection, or no
+/// writes where they are needed.
+struct ServerGone: Error, CustomStringConvertible {
+    var problem: String
+
+    var description: String { "the server in use is gone or no longer accepts writes (\(problem))" }
 }
 
 /// No connection was free (or could be made) within the URL's `pool_timeout`.
