@@ -310,6 +310,30 @@ struct FinanceWebTests {
         }
     }
 
+    @Test(
+        "a path a browser reads as another host (//, /\\, /%2F, /%5C) is refused before any page: never a bounce off-site",
+        arguments: [
+            "//finance/settings", "/\\finance/settings", "/%2Ffinance/settings", "/%5cfinance/settings", "//console/orders",
+        ])
+    func pathsNamingAnotherHost(_ path: String) async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.testLive { client in
+            let connection = try RawConnection(port: try #require(client.port))
+            // From another site, without cookies: the request that used to get the bounce page.
+            connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: cross-site\r\n\r\n")
+            let answer = try #require(await connection.response())
+            let body = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.status == 404 && body.contains("request.noRoute"), "\(answer.status) \(body.prefix(200))")
+            #expect(!body.contains("url="), "no page that sends the browser anywhere")
+            // The same page through its one spelling still bounces home, to a path here.
+            let local = try RawConnection(port: try #require(client.port))
+            local.send("GET /finance/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: cross-site\r\n\r\n")
+            let bounce = try #require(await local.response())
+            #expect(bounce.status == 200 && String(decoding: bounce.body, as: UTF8.self).contains("url=/finance/settings"))
+        }
+    }
+
     @Test("behind a trusted proxy: its client address and https; from anyone else the headers are ignored")
     func trustedProxy() async throws {
         let fixture = try await Self.fixture(policy: ConsentPolicy(signIn: SignInThrottle(perAddress: 1, total: 50)))

@@ -161,17 +161,26 @@ struct ServeTransportTests {
 /// What an HTTP client library will not send, on a raw connection to the built binary.
 @Suite("orders serve: HTTP/1.1 on the wire")
 struct WireConformanceTests {
-    @Test("Host: missing or repeated is 400 (RFC 9112 §3.2); present once, served")
+    @Test(
+        "Host: missing or repeated is 400 (RFC 9112 §3.2) with Connection: close, and the connection serves nothing more; present once, served"
+    )
     func host() async throws {
         let fixture = try await ServiceFixture.make(seed: false)
         let server = try await ServeProcess.start(store: fixture.storePath)
         defer { _ = server.stop() }
-        let connection = try RawConnection(port: server.port)
-        let missing = connection.exchange("GET", "/health", host: nil)
-        #expect(missing?.status == 400 && missing?.text.contains(#""code":"request.invalidHeader""#) == true)
-        let twice = connection.exchange("GET", "/health", headers: ["Host": "other.example"])
-        #expect(twice?.status == 400 && twice?.text.contains("more than once") == true)
-        #expect(connection.exchange("GET", "/health")?.status == 200)
+        for (headers, host, says) in [
+            ([String: String](), nil as String?, "is missing"), (["Host": "other.example"], "127.0.0.1", "more than once"),
+        ] {
+            let connection = try RawConnection(port: server.port)
+            let refused = connection.exchange("GET", "/health", headers: headers, host: host)
+            #expect(refused?.status == 400 && refused?.text.contains(#""code":"request.invalidHeader""#) == true)
+            #expect(refused?.text.contains(says) == true)
+            #expect(refused?.headers["connection"] == "close")
+            // A request sent after it on the same connection is not served.
+            #expect(connection.exchange("GET", "/health") == nil)
+            #expect(await connection.isReleasedByServer(within: 6))
+        }
+        #expect(try RawConnection(port: server.port).exchange("GET", "/health")?.status == 200)
     }
 
     @Test("a request line or header past the decoder's limits is 400, and the server lets go of the connection")

@@ -8,7 +8,9 @@ import OrdersWebProtocol
 import WalletPrimitives
 import WalletWire
 
-/// Wraps every route: refuses a request without exactly one `Host` (RFC 9112 §3.2), gives the
+/// Wraps every route: refuses a request without exactly one `Host` (RFC 9112 §3.2) and closes
+/// its connection (what follows on it cannot be trusted to be framed as the client meant),
+/// refuses a path a browser would read as another host (``OrdersWebProtocol/LocalPath``), gives the
 /// response the request id (`X-Request-Id`, also in every log line of the request), turns errors
 /// into the one JSON error shape with the status and headers from ``HTTPStatusTable``, writes the
 /// request's one log line, and counts it in ``ServiceMetrics``.
@@ -25,7 +27,11 @@ struct ServiceMiddleware: RouterMiddleware {
         var response: Response
         do {
             try Self.checkHost(request)
+            guard !LocalPath.isRefused(target: request.head.path ?? "/") else { throw ServiceRequestError.noRoute }
             response = try await next(request, context)
+        } catch let error as ServiceRequestError where error.isHostMissingOrRepeated {
+            response = Self.response(for: error, context: context)
+            response.headers[.connection] = "close"
         } catch {
             response = self.response(for: error, request: request, context: context)
         }
@@ -44,7 +50,8 @@ struct ServiceMiddleware: RouterMiddleware {
     }
 
     /// Exactly one `Host`: the codec moves the first into `:authority` and leaves any other
-    /// among the fields.
+    /// among the fields. Refused with ``ServiceRequestError/invalidHeader(name:reason:)`` naming
+    /// `Host`.
     static func checkHost(_ request: Request) throws(ServiceRequestError) {
         guard request.head.authority != nil else {
             throw .invalidHeader(name: "Host", reason: "is missing (HTTP/1.1 requires it)")
@@ -118,4 +125,12 @@ struct InternalError: WalletError {
 extension HTTPField.Name {
     /// Optional only because the initializer validates; the literal is a valid name.
     static let requestID = Self("X-Request-Id")
+}
+
+extension ServiceRequestError {
+    /// The refusal of ``ServiceMiddleware/checkHost(_:)``.
+    var isHostMissingOrRepeated: Bool {
+        if case .invalidHeader(let name, _) = self { return name == "Host" }
+        return false
+    }
 }

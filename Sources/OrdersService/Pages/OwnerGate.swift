@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OrdersWebProtocol
 import WalletPrimitives
 
 /// What a page that needs the owner answers when nobody is signed in: sign-in, then back here.
@@ -11,7 +12,8 @@ import WalletPrimitives
 /// request brings the cookie if there is one.
 enum OwnerGate {
     static func signIn(_ request: Request, context: OrdersRequestContext) -> Response {
-        let here = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        let path = LocalPath.isLocal(request.uri.path) ? request.uri.path : "/finance/settings"
+        let here = path + (request.uri.query.map { "?" + $0 } ?? "")
         let crossSite = HTTPField.Name.secFetchSite.flatMap { request.headers[$0] } == "cross-site"
         if crossSite, request.headers[.cookie] == nil, request.method == .get {
             return PageResponse.render(
@@ -24,8 +26,7 @@ enum OwnerGate {
     /// Settings.
     static func safeNext(_ next: String?) -> String {
         guard let next, next.utf8.count <= 4_000, next.hasPrefix("/finance/") || next.hasPrefix("/console/"),
-            !next.hasPrefix("//"),
-            !next.contains("\\"), next.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            LocalPath.isLocal(next)
         else { return "/finance/settings" }
         return next
     }

@@ -1,0 +1,32 @@
+/// A request target's path that names a place on this origin and nowhere else, whatever a
+/// browser makes of it.
+///
+/// Browsers read `//host/…` as another host, and `\` as `/` in http(s) URLs, so `/\host` is
+/// another host too; `/%2F…` and `/%5C…` become those after one decoding. A path like these is
+/// refused before any page is built from it (``ServiceMiddleware``), and a page that sends the
+/// person back to where they were (the sign-in's `next`, the cross-site bounce) uses only a path
+/// that passes here.
+public enum LocalPath {
+    /// Whether `path` (the raw request target up to `?`, or a `next` parameter) starts with one
+    /// `/` followed by something other than `/` or `\`, holds no `\`, does not start with an
+    /// encoded `/` or `\`, and has only printable ASCII.
+    public static func isLocal(_ path: some StringProtocol) -> Bool {
+        let bytes = Array(path.utf8)
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        if bytes.count > 1, bytes[1] == UInt8(ascii: "/") { return false }
+        guard !bytes.contains(UInt8(ascii: "\\")), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        if bytes.count >= 4, bytes[1] == UInt8(ascii: "%") {
+            let encoded = String(decoding: bytes[2...3], as: UTF8.self).uppercased()
+            if encoded == "2F" || encoded == "5C" { return false }
+        }
+        return true
+    }
+
+    /// Whether the request target `target` (path and query, as the request line gives it) must be
+    /// refused: it is in origin form (starts with `/`) and its path is not ``isLocal(_:)``.
+    public static func isRefused(target: some StringProtocol) -> Bool {
+        guard target.utf8.first == UInt8(ascii: "/") else { return false }
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return !isLocal(path)
+    }
+}
