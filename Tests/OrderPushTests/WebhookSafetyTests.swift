@@ -25,13 +25,68 @@ struct WebhookSafetyTests {
         #expect(NetworkAddress(address.description) == address)
     }
 
+    /// Every block of IANA's IPv4 and IPv6 Special-Purpose Address Registries (and multicast), as
+    /// the registries list them — written here again, not read from the code's table.
+    static let specialPurposeBlocks = [
+        "0.0.0.0/8", "0.0.0.0/32", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.0.0/29", "192.0.0.8/32", "192.0.0.9/32", "192.0.0.10/32", "192.0.0.170/32", "192.0.0.171/32",
+        "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24", "192.168.0.0/16", "192.175.48.0/24",
+        "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "255.255.255.255/32", "224.0.0.0/4",
+        "::1/128", "::/128", "64:ff9b:1::/48", "100::/64", "100:0:0:1::/64", "2001::/23", "2001::/32", "2001:1::1/128",
+        "2001:1::2/128", "2001:1::3/128", "2001:2::/48", "2001:3::/32", "2001:4:112::/48", "2001:10::/28", "2001:20::/28",
+        "2001:30::/28", "2001:db8::/32", "2620:4f:8000::/48", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "ff00::/8",
+    ]
+
+    /// The first and the last address of `block` (`ADDRESS/LENGTH`).
+    static func ends(of block: String) throws -> (first: NetworkAddress, last: NetworkAddress) {
+        let parts = block.split(separator: "/")
+        let start = try #require(NetworkAddress(String(parts[0])))
+        let length = try #require(Int(parts[1]))
+        var last = start.bytes
+        for bit in length..<(last.count * 8) { last[bit / 8] |= 0x80 >> UInt8(bit % 8) }
+        return (start, try #require(NetworkAddress(bytes: last)))
+    }
+
+    @Test(
+        "every special-purpose block of IANA's registries is refused, its first and last address alike",
+        arguments: specialPurposeBlocks)
+    func specialPurposeBlock(_ block: String) throws {
+        let (first, last) = try Self.ends(of: block)
+        #expect(first.scope != .global, "\(first) in \(block)")
+        #expect(last.scope != .global, "\(last) in \(block)")
+    }
+
+    @Test(
+        "IPv6 forms that carry an IPv4 address are judged by it: mapped, translated (RFC 2765), compatible, NAT64, 6to4",
+        arguments: [
+            ("::ffff:127.0.0.1", NetworkAddress.Scope.loopback), ("::ffff:0:127.0.0.1", .loopback),
+            ("::ffff:0:7f00:1", .loopback), ("::ffff:0:169.254.169.254", .linkLocal), ("::ffff:0:10.1.2.3", .private),
+            ("::ffff:0:8.8.8.8", .global), ("::10.0.0.1", .private), ("64:ff9b::127.0.0.1", .loopback),
+            ("64:ff9b::8.8.8.8", .global), ("2002:a9fe:a9fe::", .linkLocal), ("2002:808:808::", .global),
+        ])
+    func carriedIPv4(_ text: String, _ scope: NetworkAddress.Scope) throws {
+        #expect(try #require(NetworkAddress(text)).scope == scope, "\(text)")
+    }
+
+    @Test(
+        "just outside the blocks is public",
+        arguments: [
+            "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0",
+            "192.0.1.0", "198.17.255.255", "198.20.0.0", "223.255.255.255", "2001:200::1", "2001:db9::1",
+            "2003::1", "2620:4f:8001::1", "fbff:ffff::1", "3fff:1000::1",
+        ])
+    func justOutside(_ text: String) throws {
+        #expect(try #require(NetworkAddress(text)).scope == .global, "\(text)")
+    }
+
     @Test("registration refuses loopback, private, link-local and metadata targets, and names that resolve to them")
     func targets() async throws {
         let targets = WebhookTargets()
         for text in [
             "https://127.0.0.1/hook", "https://[::1]/hook", "https://169.254.169.254/latest/meta-data",
             "https://10.0.0.8/hook", "https://[fd00:ec2::254]/", "https://localhost/hook", "https://0.0.0.0/hook",
-            "https://[::ffff:127.0.0.1]/hook",
+            "https://[::ffff:127.0.0.1]/hook", "https://[::ffff:0:127.0.0.1]/", "https://[64:ff9b::169.254.169.254]/",
+            "https://[2001:2::1]/", "https://[3fff::1]/",
         ] {
             await #expect(throws: BackgroundDeliveryError.self, "\(text)") { try await targets.check(try WebhookURL(text)) }
         }
