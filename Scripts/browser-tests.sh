@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser suite (Tests/Browser): pytest with selenium and axe-core (PyPI, pinned, in a virtual
-# environment under .build-tools/) driving Debian's headless Chromium through chromedriver against
-# the real `orders serve` — on SQLite, and on PostgreSQL with two instances on one database when
+# environment under .build-tools/) driving Debian's headless Chromium through chromedriver, and
+# standard client libraries (authlib, httpx-sse, standardwebhooks, stripe), against the real
+# `orders serve` — on SQLite, and on PostgreSQL with two instances on one database when
 # ORDERS_TEST_POSTGRES is set (Scripts/with-postgres.sh sets it).
 #
 #   Scripts/browser-tests.sh [PYTEST ARGUMENTS…]
@@ -13,12 +14,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 required=${ORDERS_REQUIRE_BROWSER:-0}
-venv=.build-tools/browser-selenium-4.51.0
+# Pinned. Besides the browser's driver: client libraries written elsewhere, which the suite uses
+# as a client developer would (OAuth: authlib; Server-Sent Events: httpx-sse; webhook receivers:
+# standardwebhooks and stripe).
+packages=("selenium==4.51.0" "axe-selenium-python==2.1.6" "pytest==9.2.0" "authlib==1.9.10" "httpx==0.28.1"
+  "httpx-sse==0.4.3" "standardwebhooks==1.1.0" "stripe==16.1.0")
+venv=.build-tools/browser-$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-12)
 if [ ! -x "$venv/bin/pytest" ]; then
-  echo "browser-tests: installing selenium, axe-selenium-python and pytest into $venv" >&2
+  echo "browser-tests: installing ${packages[*]} into $venv" >&2
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    "selenium==4.51.0" "axe-selenium-python==2.1.6" "pytest==9.2.0"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${packages[@]}"
 fi
 for tool in chromium chromedriver; do
   if ! command -v "$tool" >/dev/null; then

@@ -2,7 +2,7 @@ import FinanceData
 import Foundation
 
 /// A background-delivery endpoint as the data API and `orders finance deliveries` print it;
-/// `secret` only in the answer that created it.
+/// `secret` (and its Standard Webhooks form) only in the answer that created it.
 public struct WireDeliveryEndpoint: Codable, Sendable, Hashable {
     public struct Delivered: Codable, Sendable, Hashable {
         public var deliveryID: UUID
@@ -34,6 +34,8 @@ public struct WireDeliveryEndpoint: Codable, Sendable, Hashable {
     @Nullable public var lastFailure: Failure?
     public var pendingDeliveries: Int
     @Nullable public var secret: String?
+    /// The same secret as Standard Webhooks libraries take it (`whsec_…`), with `secret`.
+    @Nullable public var standardWebhooksSecret: String?
 
     public init(_ endpoint: DeliveryEndpoint, secret: String? = nil) {
         id = endpoint.id
@@ -47,5 +49,6 @@ public struct WireDeliveryEndpoint: Codable, Sendable, Hashable {
         lastFailure = endpoint.lastFailure.map { Failure(deliveryID: $0.deliveryID, at: $0.at, reason: $0.reason) }
         pendingDeliveries = endpoint.pendingDeliveries
         self.secret = secret
+        standardWebhooksSecret = secret.map(DeliverySecret.standardWebhooksForm(of:))
     }
 }

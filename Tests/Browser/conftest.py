@@ -176,6 +176,20 @@ class Pages:
     def console_errors(self):
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
+    def authorize(self, client, accounts, dates=None):
+        """Walks the sheet and the account picker, sharing `accounts` (each from its date in
+        `dates`, else the whole history); returns the callback's parameters."""
+        self.open(client.authorization_url())
+        if self.heading().startswith("Share Accounts") or "Would Like" in self.heading():
+            self.click_button("Select Accounts")
+            for account in accounts:
+                self.driver.find_element(By.ID, f"account-{account}").click()
+                self.driver.execute_script(
+                    "arguments[0].value = arguments[1]", self.driver.find_element(By.ID, f"from-{account}"),
+                    (dates or {}).get(account, ""))
+            self.click_button("Share")
+        return self.callback_parameters(client.redirect_uri)
+
     def session_cookie(self):
         for cookie in self.driver.get_cookies():
             if cookie["name"].endswith("orders_session"):

@@ -20,17 +20,7 @@ def signed_in(pages, deployment, budget):
 
 
 def authorize(pages, client, accounts, dates=None):
-    """Walks the sheet and the account picker; returns the callback's parameters."""
-    pages.open(client.authorization_url())
-    if pages.heading().startswith("Share Accounts") or "Would Like" in pages.heading():
-        pages.click_button("Select Accounts")
-        for account in accounts:
-            pages.driver.find_element(By.ID, f"account-{account}").click()
-            pages.driver.execute_script(
-                "arguments[0].value = arguments[1]", pages.driver.find_element(By.ID, f"from-{account}"),
-                (dates or {}).get(account, ""))
-        pages.click_button("Share")
-    return pages.callback_parameters(client.redirect_uri)
+    return pages.authorize(client, accounts, dates)
 
 
 def test_a_form_posted_without_its_token_changes_nothing(pages, deployment, budget, signed_in, callback):

@@ -127,6 +127,33 @@ struct WebhookSafetyTests {
         #expect(!WebhookSignature.isValid("", secret: "wds_secret", body: body, now: time))
     }
 
+    @Test("Standard Webhooks: the specification's own vector; headers a receiver verifies; whsec_ is the same key")
+    func standardWebhooks() throws {
+        // standardwebhooks.com's example: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw.
+        let key = try #require(Data(base64Encoded: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        #expect(
+            StandardWebhookSignature.signature(
+                key: Array(key), id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
+                body: Data(#"{"test": 2432232314}"#.utf8)) == "g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        let body = Data(#"{"deliveryID":"D","occurredAt":"2027-01-15T08:00:00Z","types":["transactions"]}"#.utf8)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let headers = StandardWebhookSignature.headers(secret: "wds_secret", id: "D", time: time, body: body)
+        #expect(headers.map(\.name) == ["webhook-id", "webhook-timestamp", "webhook-signature"])
+        #expect(headers[0].value == "D" && headers[1].value == "1800000000" && headers[2].value.hasPrefix("v1,"))
+        let valid = { (secret: String, now: Date) in
+            StandardWebhookSignature.isValid(
+                id: "D", timestampHeader: headers[1].value, signatureHeader: "v1,x " + headers[2].value, secret: secret,
+                body: body, now: now)
+        }
+        #expect(valid("wds_secret", time.addingTimeInterval(299)))
+        #expect(!valid("wds_secret", time.addingTimeInterval(301)))
+        #expect(!valid("wds_other", time))
+        // The whsec_ form holds the same key: the Wallet secret's bytes.
+        let standard = DeliverySecret.standardWebhooksForm(of: "wds_secret")
+        let decoded = try #require(Data(base64Encoded: String(standard.dropFirst("whsec_".count))))
+        #expect(standard.hasPrefix("whsec_") && Array(decoded) == Array("wds_secret".utf8))
+    }
+
     @Test("backoff doubles with up to 20 % jitter to its cap; limits by attempts or by age")
     func retryPolicy() {
         let policy = RetryPolicy.webhooks

@@ -239,7 +239,9 @@ struct BackgroundDeliveryServeTests {
     static func pythonVerifier(_ delivery: WebhookReceiver.Delivery, secret: String) async throws -> String {
         let doc = try String(
             contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("docs/background-delivery.md"), encoding: .utf8)
-        let start = try #require(doc.range(of: "```python\n"))
+        // The block that defines the verifier (the first one shows a library's call).
+        let definition = try #require(doc.range(of: "def verify("))
+        let start = try #require(doc.range(of: "```python\n", options: .backwards, range: doc.startIndex..<definition.lowerBound))
         let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
         let folder = try TemporaryDirectory.make("verifier")
         let script = folder.appendingPathComponent("verify.py")

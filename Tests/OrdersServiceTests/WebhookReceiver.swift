@@ -31,6 +31,7 @@ final class WebhookReceiver: Sendable {
         var deliveryID: String
         var types: [String]
         var occurredAt: String
+        /// `Wallet-Signature` and the Standard Webhooks headers both valid for a trusted secret.
         var signatureValid: Bool
         var headers: HTTPFields
         var body: Data
@@ -105,13 +106,22 @@ final class WebhookReceiver: Sendable {
     private func handle(_ request: Request, context: BasicRequestContext) async throws -> Response {
         var body = Data()
         for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
-        let signature =
-            request.headers.first { $0.name.canonicalName == WebhookSignature.headerName.lowercased() }?.value ?? ""
-        let now = clock()
-        let valid = secrets.withLock { secrets in
-            secrets.contains { WebhookSignature.isValid(signature, secret: $0, body: body, now: now) }
+        func header(_ name: String) -> String {
+            request.headers.first { $0.name.canonicalName == name.lowercased() }?.value ?? ""
         }
+        let signature = header(WebhookSignature.headerName)
         let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let now = clock()
+        // Both schemes, with the same secret; the Standard Webhooks id is the delivery's.
+        let valid = secrets.withLock { secrets in
+            secrets.contains { secret in
+                WebhookSignature.isValid(signature, secret: secret, body: body, now: now)
+                    && StandardWebhookSignature.isValid(
+                        id: header("webhook-id"), timestampHeader: header("webhook-timestamp"),
+                        signatureHeader: header("webhook-signature"), secret: secret, body: body, now: now)
+                    && header("webhook-id") == json?["deliveryID"] as? String
+            }
+        }
         deliveries.withLock {
             $0.append(
                 Delivery(

@@ -68,6 +68,11 @@ public final class HTTPWebhookSender: WebhookSender, Service {
         request.headers.add(name: "Wallet-Delivery-ID", value: delivery.deliveryID.uuidString)
         request.headers.add(
             name: WebhookSignature.headerName, value: WebhookSignature.value(secret: delivery.secret, time: time, body: body))
+        for header in StandardWebhookSignature.headers(
+            secret: delivery.secret, id: delivery.deliveryID.uuidString, time: time, body: body)
+        {
+            request.headers.add(name: header.name, value: header.value)
+        }
         request.body = .bytes(ByteBuffer(bytes: body))
         let client = await clients.client(for: delivery.url, at: address)
         let prepared = request

@@ -3,10 +3,12 @@ import OrderPackage
 import WalletPrimitives
 
 /// The `Wallet-Signature` header of a background delivery:
-/// `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + body)>` — the scheme of Stripe's and
-/// GitHub's webhooks. A receiver recomputes the MAC over the raw body with its endpoint's
-/// secret, compares in constant time, and refuses a timestamp more than five minutes away from
-/// its clock (a replayed delivery). docs/background-delivery.md has verifiers to copy.
+/// `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + body)>` — byte for byte the scheme of
+/// Stripe's webhooks (`Stripe-Signature`), so `stripe.Webhook.construct_event` and its kin verify
+/// it. A receiver recomputes the MAC over the raw body with its endpoint's secret, compares in
+/// constant time, and refuses a timestamp more than five minutes away from its clock (a replayed
+/// delivery). docs/background-delivery.md has verifiers to copy; the same delivery also carries
+/// ``StandardWebhookSignature``'s headers.
 public enum WebhookSignature {
     /// The header's name.
     public static let headerName = "Wallet-Signature"

@@ -983,7 +983,8 @@ enum MerchantOpenAPI {
                   "lastDelivery",
                   "lastFailure",
                   "pendingDeliveries",
-                  "secret"
+                  "secret",
+                  "standardWebhooksSecret"
                 ],
                 "properties": {
                   "id": { "type": "string", "format": "uuid" },
@@ -1024,6 +1025,10 @@ enum MerchantOpenAPI {
                   "secret": {
                     "type": ["string", "null"],
                     "description": "The signing secret (wds_…): only in the answer that created the endpoint."
+                  },
+                  "standardWebhooksSecret": {
+                    "type": ["string", "null"],
+                    "description": "The same secret as Standard Webhooks libraries take it (whsec_…): only in the answer that created the endpoint."
                   }
                 }
               }

@@ -1,0 +1,108 @@
+"""The service as client developers meet it through libraries written elsewhere, used as their
+documentation says: a webhook receiver verifying deliveries with `standardwebhooks` and with
+Stripe's SDK."""
+
+import http.server as httpserver
+import json
+import os
+import threading
+import time
+import urllib.request
+
+import pytest
+import standardwebhooks
+import stripe
+
+from client import OAuthClient
+from conftest import Pages
+from deployment import CHECKING, Deployment
+
+
+@pytest.fixture(scope="module")
+def hooks():
+    """A deployment that may deliver to this machine (the receiver is on loopback)."""
+    deployment = Deployment(instances=1, serve_arguments=["--allow-private-webhooks"])
+    yield deployment
+    deployment.stop()
+
+
+class Receiver:
+    """A webhook receiver on loopback: records each delivery's headers and raw body, answers 200."""
+
+    def __init__(self):
+        self.deliveries = []
+        owner = self
+
+        class Handler(httpserver.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                owner.deliveries.append(({key.lower(): value for key, value in self.headers.items()}, body))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = httpserver.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/wallet-deliveries"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while not self.deliveries:
+            assert time.monotonic() < deadline, "no delivery within 60 s"
+            time.sleep(0.05)
+        return self.deliveries[0]
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def json_request(method, url, body, token):
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method=method,
+                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status, json.loads(response.read())
+
+
+def test_a_delivery_verifies_with_standardwebhooks_and_with_stripes_sdk(browser, hooks, callback):
+    pages = Pages(browser, hooks)
+    redirect = callback.origin + "/hooks/callback"
+    client_id, secret = hooks.register_client("Hooks", redirect)
+    client = OAuthClient(hooks.urls[0], client_id, secret, redirect)
+    pages.open(hooks.urls[0] + "/finance/sign-in")
+    pages.sign_in()
+    token = client.exchange(pages.authorize(client, [CHECKING])["code"]).json()["access_token"]
+    receiver = Receiver()
+    try:
+        status, created = json_request("PUT", hooks.urls[0] + "/finance/v1/background-delivery",
+                                       {"types": ["transactions"], "frequency": "hourly", "url": receiver.url}, token)
+        assert status == 201
+        endpoint = created["endpoint"]
+        assert endpoint["secret"].startswith("wds_") and endpoint["standardWebhooksSecret"].startswith("whsec_")
+        # A change on the shared account wakes the client.
+        update = os.path.join(hooks.folder, "update.json")
+        with open(update, "w") as file:
+            json.dump({"transactions": [{
+                "id": "C0000000-0000-4000-8000-000000000001", "accountID": CHECKING,
+                "transactionAmount": {"amount": "9.99", "currencyCode": "EUR"}, "creditDebitIndicator": "debit",
+                "transactionDescription": "Hook test", "merchantName": "Hook Shop", "merchantCategoryCode": 5999,
+                "transactionType": "pointOfSale", "status": "booked", "transactionDate": "2026-11-27T10:00:00Z"}]},
+                file)
+        hooks.orders(["finance", "import", update])
+        headers, body = receiver.wait()
+    finally:
+        receiver.stop()
+
+    # Standard Webhooks, with the whsec_ form of the secret: the library's verify raises if wrong.
+    payload = standardwebhooks.Webhook(endpoint["standardWebhooksSecret"]).verify(body, headers)
+    assert payload["types"] == ["transactions"] and headers["webhook-id"] == payload["deliveryID"]
+    with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
+        standardwebhooks.Webhook(endpoint["standardWebhooksSecret"]).verify(body + b" ", headers)
+
+    # Wallet-Signature is Stripe's scheme: Stripe's SDK verifies it with the wds_ secret.
+    event = stripe.Webhook.construct_event(body, headers["wallet-signature"], endpoint["secret"])
+    assert event["deliveryID"] == payload["deliveryID"]
+    with pytest.raises(stripe.SignatureVerificationError):
+        stripe.Webhook.construct_event(body, headers["wallet-signature"], endpoint["secret"] + "x")
