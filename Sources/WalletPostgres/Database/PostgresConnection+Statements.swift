@@ -34,6 +34,35 @@ extension PostgresConnection {
         }
     }
 
+    /// `sql` as a transaction of its own: `BEGIN`, the statement and `COMMIT` handed to the
+    /// connection at once, on its event loop, so that each is sent as the one before it is
+    /// answered — by the loop, without waiting for this task. A lock the statement takes is held
+    /// only until the server has `COMMIT`, never while this process is busy elsewhere. Its rows,
+    /// once `COMMIT` is answered (which, with a synchronous standby, is once the standby has the
+    /// commit; a commit whose wait a shutdown ended is never answered, and this throws).
+    ///
+    /// The statement runs unnamed (parsed each time): postgres-nio hands a named statement to the
+    /// connection only from an `async` call, which cannot be followed by the `COMMIT` before it is
+    /// answered.
+    func committedRows(_ sql: String, _ arguments: [SQLValue], logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        try await sending {
+            let begun: EventLoopFuture<PostgresQueryResult> = query(PostgresQuery(unsafeSQL: "BEGIN"), logger: logger)
+            let statement: EventLoopFuture<PostgresQueryResult> = query(Self.query(sql, arguments), logger: logger)
+            let committed: EventLoopFuture<PostgresQueryResult> = query(PostgresQuery(unsafeSQL: "COMMIT"), logger: logger)
+            do {
+                _ = try await begun.get()
+                let rows = try await statement.get().rows.map { $0.makeRandomAccess() }
+                // A failed statement makes COMMIT answer ROLLBACK; it was thrown above.
+                _ = try await committed.get()
+                return rows
+            } catch {
+                // Whatever is still queued runs before the connection's next statement.
+                _ = try? await committed.get()
+                throw error
+            }
+        }
+    }
+
     /// Runs one statement for its effect; its rows, if any, are drained and dropped.
     func run(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws {
         try await sending {
@@ -89,10 +118,14 @@ struct PostgresSQLConnection: SQLConnection {
     let location: String
     /// Whether statements marked reusable run prepared (``PreparedStatements``).
     let prepares: Bool
+    /// In a unit of work (`BEGIN` sent): the unit's `COMMIT` commits every statement. Otherwise
+    /// each statement is its own transaction, and writes must be ``fetchCommitted(_:_:_:)``.
+    let inTransaction: Bool
 
     func fetch<T>(
         _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
     ) async throws -> [T] {
+        assert(inTransaction || !Self.writes(sql), "a write outside a unit of work is answered before it is committed")
         var results: [T] = []
         do {
             if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
@@ -124,7 +157,25 @@ struct PostgresSQLConnection: SQLConnection {
         try await firstText(sql, arguments)
     }
 
+    func fetchCommitted<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> [T] {
+        guard !inTransaction else { return try await fetch(sql, arguments, reusable: true, decode) }
+        do {
+            return try await connection.committedRows(sql, arguments, logger: logger).map(decode)
+        } catch let error as PostgresDecodingError {
+            throw StorageError.unreadableRow(column: error.columnName, in: location)
+        } catch  where error is PSQLError || error is ConnectionLost {
+            throw StorageError(postgres: error, location: location)
+        }
+    }
+
+    /// Whether `sql` changes data: such a statement outside a unit of work would be answered
+    /// before its commit (``fetchCommitted(_:_:_:)`` is the way).
+    static func writes(_ sql: String) -> Bool {
+        ["INSERT ", "UPDATE ", "DELETE "].contains { sql.contains($0) }
+    }
+
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws {
+        assert(inTransaction || !Self.writes(sql), "a write outside a unit of work is answered before it is committed")
         do {
             if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
                 try await connection.prepared(slot, arguments, logger: logger) { _ in }

@@ -52,17 +52,18 @@ extension SQLRenderer {
 /// the save read. A new order is inserted `ON CONFLICT DO NOTHING`; a replacement locks the row
 /// `FOR UPDATE` where its digest is still the one read (PostgreSQL re-checks that against a
 /// concurrent commit), and moves it to the history, writes the pushes owed, takes the change
-/// number and updates the row, all in that statement. The save around it is a unit of work
-/// (`BEGIN`, the read, this statement, `COMMIT`), acknowledged only on the reply to `COMMIT`: the
-/// change number's row lock is held from this statement to that `COMMIT`, one round trip.
+/// number and updates the row, all in that statement. Outside a unit of work each statement is a
+/// transaction of its own, its `BEGIN`, itself and its `COMMIT` sent at once
+/// (``PostgresConnection/committedRows(_:_:logger:)``): the save is acknowledged on the reply to
+/// `COMMIT`, and the change number's row lock waits for nothing of this process's.
 struct PostgresOrderVersionWrites: OrderVersionWrites {
     func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
         // The number a losing insert took is left unused: tags may skip numbers, never changes.
-        try await connection.returnsRow(Self.insertSQL, version)
+        try await !connection.fetchCommitted(Self.insertSQL, version) { _ in () }.isEmpty
     }
 
     func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
-        try await connection.returnsRow(Self.replaceSQL, version + [.text(expectedDigest)])
+        try await !connection.fetchCommitted(Self.replaceSQL, version + [.text(expectedDigest)]) { _ in () }.isEmpty
     }
 
     private static let insertSQL = """

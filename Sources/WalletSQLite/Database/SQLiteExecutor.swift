@@ -50,6 +50,11 @@ struct SQLiteExecutor: SQLExecutor {
         }
     }
 
+    /// One writer at a time already makes every read-decide-write of a unit hold.
+    func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await write(body)
+    }
+
 }
 
 /// ``WalletStorage/SQLConnection`` on the pool: each statement on a reader connection, or on the

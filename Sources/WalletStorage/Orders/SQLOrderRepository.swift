@@ -54,7 +54,7 @@ package final class SQLOrderRepository: OrderRepository {
         let addedAt = Microseconds.since1970(time)
         let writes = executor.dialect.orderVersionWrites
         return try await reportingFailures {
-            try await executor.write { connection in
+            try await executor.writeStatements { connection in
                 try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
             }
         }

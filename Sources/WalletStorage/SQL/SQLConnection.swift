@@ -26,9 +26,23 @@ package protocol SQLConnection: Sendable {
     /// Runs one statement for its effect. Statements that must tell whether they changed a row
     /// say `RETURNING 1` and are fetched.
     func execute(_ sql: String, _ arguments: [SQLValue], reusable: Bool) async throws
+
+    /// Runs one statement that writes and decodes the rows it returns, once its effect is
+    /// committed: in a unit of work, as ``fetch(_:_:reusable:_:)`` (the unit commits it);
+    /// otherwise (``SQLExecutor/writeStatements(_:)`` on PostgreSQL) as a transaction of its own,
+    /// returning only after the reply to its `COMMIT`.
+    func fetchCommitted<T>(_ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T) async throws -> [T]
 }
 
 extension SQLConnection {
+    /// Where every statement runs in a unit of work (SQLite's writer, a bound executor), a
+    /// committed write is a write.
+    package func fetchCommitted<T>(
+        _ sql: String, _ arguments: [SQLValue], _ decode: (any SQLRow) throws -> T
+    ) async throws -> [T] {
+        try await fetch(sql, arguments, reusable: false, decode)
+    }
+
     package func fetch<T>(_ sql: String, _ arguments: [SQLValue] = [], _ decode: (any SQLRow) throws -> T) async throws -> [T] {
         try await fetch(sql, arguments, reusable: true, decode)
     }
