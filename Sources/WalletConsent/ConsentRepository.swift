@@ -12,7 +12,8 @@ public protocol ConsentRepository: Sendable {
 
     /// The owner's bcrypt hash; nil until `orders owner set-password`.
     func ownerPasswordHash() async throws(StorageError) -> String?
-    /// Replaces the hash and ends every session, in one unit.
+    /// Replaces the hash, ends every session, forgets every trusted device and sign-in attempt,
+    /// in one unit.
     func setOwnerPasswordHash(_ hash: String, at time: Date) async throws(StorageError)
 
     func insertSession(_ session: OwnerSession) async throws(StorageError)
@@ -20,11 +21,21 @@ public protocol ConsentRepository: Sendable {
     func touchSession(digest: String, at time: Date) async throws(StorageError)
     func deleteSession(digest: String) async throws(StorageError)
 
-    /// Failed sign-ins since `time`: from `address`, and from everywhere.
-    func signInFailures(from address: String, since time: Date) async throws(StorageError) -> (address: Int, total: Int)
-    func recordSignInFailure(from address: String, at time: Date) async throws(StorageError)
-    /// After a successful sign-in: the address starts afresh.
-    func clearSignInFailures(from address: String) async throws(StorageError)
+    /// Counts `attempt` if it is within `throttle`'s limits for its device (when it has one) or
+    /// its address and network (otherwise), counting the attempts made since `attempt.at` minus
+    /// the window. Decided and recorded in one unit of work that concurrent admissions wait for:
+    /// attempts made at once cannot pass a limit together.
+    func admitSignIn(_ attempt: SignInAttempt, throttle: SignInThrottle) async throws(StorageError) -> SignInAdmission
+    /// After a successful sign-in: its address (and device, when it had one) start afresh.
+    func clearSignInAttempts(address: String, device: String?) async throws(StorageError)
+    /// Every attempt forgotten (`orders owner unlock`); how many there were.
+    func clearAllSignInAttempts() async throws(StorageError) -> Int
+
+    /// Remembers a browser that signed in (the digest of its trusted-device cookie).
+    func insertTrustedDevice(digest: String, at time: Date) async throws(StorageError)
+    /// Whether the device is known and was used after `time`; marks it used at `now`.
+    func useTrustedDevice(digest: String, unusedSince time: Date, at now: Date) async throws(StorageError) -> Bool
+    func deleteTrustedDevice(digest: String) async throws(StorageError)
 
     // MARK: Clients
 
@@ -61,7 +72,8 @@ public protocol ConsentRepository: Sendable {
 
     // MARK: Housekeeping
 
-    /// Deletes expired codes (and their selections), expired tokens, sessions past `sessions`,
-    /// and failed sign-ins older than `failuresBefore`; returns how many rows went.
-    func purgeExpired(at time: Date, sessions: SessionPolicy, failuresBefore: Date) async throws(StorageError) -> Int
+    /// Deletes what `policy` says has lived its time at `time` — expired codes (and their
+    /// selections), expired tokens, sessions, sign-in attempts older than the throttle's window,
+    /// trusted devices unused for their lifetime; returns how many rows went.
+    func purgeExpired(at time: Date, policy: ConsentPolicy) async throws(StorageError) -> Int
 }

@@ -1,6 +1,8 @@
 import Foundation
 import TestArchiveTable
 import Testing
+import WalletConsent
+import WalletOrders
 
 /// `orders owner set-password` and `orders finance clients`: the password from standard input
 /// only, clients with secrets shown once, and exit statuses as documented.
@@ -10,11 +12,35 @@ struct ConsentCommandsTests {
     func setPassword() async throws {
         let workspace = try StoreWorkspace()
         let set = try await workspace.run(["owner", "set-password", "--cost", "4"], stdin: "correct horse battery\nignored\n")
-        #expect(set.status == 0 && set.stdout == "owner password set; every session is signed out\n", "\(set.stderr)")
+        #expect(
+            set.status == 0
+                && set.stdout == "owner password set; every session is signed out and every browser must sign in again\n",
+            "\(set.stderr)")
         let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
         #expect(database.range(of: Data("correct horse battery".utf8)) == nil)
         #expect(database.range(of: Data("$2b$04$".utf8)) != nil)
         #expect(!set.stderr.contains("correct horse"))
+    }
+
+    @Test("owner unlock forgets every counted sign-in attempt: an address past its limit may sign in again")
+    func unlock() async throws {
+        let workspace = try StoreWorkspace()
+        #expect(try await workspace.run(["owner", "set-password", "--cost", "4"], stdin: "correct horse battery\n").status == 0)
+        let wallet = try WalletStore(path: workspace.store)
+        for _ in 0..<5 {
+            await #expect(throws: ConsentError.wrongPassword) {
+                try await wallet.consent.signIn(password: "a wrong password", from: "198.51.100.4")
+            }
+        }
+        await #expect(throws: ConsentError.self) {
+            try await wallet.consent.signIn(password: "correct horse battery", from: "198.51.100.4")
+        }
+        let unlocked = try await workspace.run(["owner", "unlock"])
+        #expect(
+            unlocked.status == 0 && unlocked.stdout == "sign-in unlocked: 5 counted attempts forgotten\n", "\(unlocked.stderr)")
+        _ = try await wallet.consent.signIn(password: "correct horse battery", from: "198.51.100.4")
+        let again = try await workspace.run(["owner", "unlock"])
+        #expect(again.stdout == "sign-in unlocked: 0 counted attempts forgotten\n")
     }
 
     @Test("a short password, no input, or a cost out of range: refused, nothing stored")

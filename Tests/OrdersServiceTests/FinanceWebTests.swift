@@ -158,6 +158,70 @@ struct FinanceWebTests {
         }
     }
 
+    /// The sign-in form's cookie and token, for posting to it.
+    static func signInForm(_ client: some TestClientProtocol) async throws -> (cookie: String, token: String) {
+        let page = try await client.executeRequest(uri: "/finance/sign-in", method: .get, headers: [:], body: nil)
+        let cookie = try #require(page.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+        return (cookie, String(cookie.dropFirst("orders_signin=".count)))
+    }
+
+    static func signIn(
+        _ client: some TestClientProtocol, _ form: (cookie: String, token: String), password: String, device: String? = nil
+    ) async throws -> TestResponse {
+        var headers = Self.formType
+        headers[.cookie] = form.cookie + (device.map { "; orders_device=\($0)" } ?? "")
+        return try await client.executeRequest(
+            uri: "/finance/sign-in", method: .post, headers: headers,
+            body: Self.form([("password", password), ("csrf_token", form.token)]))
+    }
+
+    @Test("30 wrong sign-ins at once from one address: 5 passwords checked, 25 refused unchecked (counted when admitted)")
+    func signInsAtOnce() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let form = try await Self.signInForm(client)
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String).self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        let answer = try await Self.signIn(client, form, password: "not the password at all")
+                        return (answer.status, String(buffer: answer.body))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let checked = answers.filter { $0.0 == .ok && $0.1.contains("The password is not correct.") }
+            let refused = answers.filter { $0.0 == .tooManyRequests && $0.1.contains("Too many failed sign-ins") }
+            #expect(checked.count == 5 && refused.count == 25, "\(answers.map(\.0.code))")
+        }
+    }
+
+    @Test("a browser that signed in keeps signing in from an address past its limit; the address itself stays refused")
+    func trustedBrowser() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let form = try await Self.signInForm(client)
+            let first = try await Self.signIn(client, form, password: "correct horse battery")
+            #expect(first.status == .seeOther)
+            let set = first.headers[values: .setCookie]
+            let device = try #require(set.first { $0.hasPrefix("orders_device=") })
+            #expect(device.contains("HttpOnly") && device.contains("SameSite=Strict") && device.contains("Max-Age=31536000"))
+            let token = String(try #require(device.split(separator: ";").first).dropFirst("orders_device=".count))
+            for _ in 0..<5 {
+                #expect(try await Self.signIn(client, form, password: "a wrong password").status == .ok)
+            }
+            // This address is full: a browser without the cookie is refused, the trusted one is not.
+            #expect(try await Self.signIn(client, form, password: "correct horse battery").status == .tooManyRequests)
+            let again = try await Self.signIn(client, form, password: "correct horse battery", device: token)
+            #expect(again.status == .seeOther)
+            #expect(!again.headers[values: .setCookie].contains { $0.hasPrefix("orders_device=") }, "no new device cookie")
+            // And `orders owner unlock` (here its library call) lets the address in again.
+            try await fixture.wallet.consent.unlockSignIn()
+            #expect(try await Self.signIn(client, form, password: "correct horse battery").status == .seeOther)
+        }
+    }
+
     @Test("the token endpoint answers RFC 6749's errors: grant type, client authentication, repeated parameters")
     func tokenErrors() async throws {
         let fixture = try await Self.fixture()
@@ -336,7 +400,7 @@ struct FinanceWebTests {
 
     @Test("behind a trusted proxy: its client address and https; from anyone else the headers are ignored")
     func trustedProxy() async throws {
-        let fixture = try await Self.fixture(policy: ConsentPolicy(signIn: SignInThrottle(perAddress: 1, total: 50)))
+        let fixture = try await Self.fixture(policy: ConsentPolicy(signIn: SignInThrottle(perAddress: 1)))
         let app = fixture.service(trustedProxies: ["127.0.0.2"]).application(host: "127.0.0.1", port: 0)
         try await app.testLive { client in
             let port = try #require(client.port)

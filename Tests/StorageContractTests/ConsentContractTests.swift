@@ -4,7 +4,7 @@ import Testing
 import WalletConsent
 import WalletCore
 
-/// The consent machinery's storage, the same on every backend: sessions, failed sign-ins,
+/// The consent machinery's storage, the same on every backend: sessions, sign-in attempts,
 /// clients, single-use codes, token rotation, and housekeeping.
 @Suite("Contract: consent (owner, sessions, clients, codes, tokens)")
 struct ConsentContractTests {
@@ -57,16 +57,87 @@ struct ConsentContractTests {
         #expect(try await consent.session(digest: "s1") == nil)
     }
 
-    @Test("failed sign-ins count per address and in total within the window", arguments: BackendFactory.all)
-    func signInFailures(_ factory: BackendFactory) async throws {
+    static func attempt(_ address: String, device: String? = nil, at seconds: TimeInterval = 0) -> SignInAttempt {
+        SignInAttempt(address: address, device: device, at: start.addingTimeInterval(seconds))
+    }
+
+    @Test("sign-in attempts: admitted per address, network and device within the window; cleared", arguments: BackendFactory.all)
+    func signInAdmissions(_ factory: BackendFactory) async throws {
         let consent = try await factory.make().consent
-        for (address, seconds) in [("192.0.2.1", 0.0), ("192.0.2.1", 10), ("192.0.2.2", 20), ("192.0.2.1", 900)] {
-            try await consent.recordSignInFailure(from: address, at: Self.start.addingTimeInterval(seconds))
+        let throttle = SignInThrottle(window: 900, perAddress: 2, perNetwork: 3, perDevice: 2, slowdownAfter: 50)
+        func admit(_ attempt: SignInAttempt) async throws -> SignInAdmission {
+            try await consent.admitSignIn(attempt, throttle: throttle)
         }
-        #expect(try await consent.signInFailures(from: "192.0.2.1", since: Self.start) == (3, 4))
-        #expect(try await consent.signInFailures(from: "192.0.2.1", since: Self.start.addingTimeInterval(15)) == (1, 2))
-        try await consent.clearSignInFailures(from: "192.0.2.1")
-        #expect(try await consent.signInFailures(from: "192.0.2.1", since: Self.start) == (0, 1))
+        #expect(try await admit(Self.attempt("192.0.2.1")) == .admitted(recentUntrusted: 1))
+        #expect(try await admit(Self.attempt("192.0.2.1", at: 10)) == .admitted(recentUntrusted: 2))
+        // The address is full until its oldest attempt leaves the window.
+        #expect(try await admit(Self.attempt("192.0.2.1", at: 20)) == .refused(until: Self.start.addingTimeInterval(900)))
+        // Its network has room for one more, from another address.
+        #expect(try await admit(Self.attempt("192.0.2.2", at: 30)) == .admitted(recentUntrusted: 3))
+        #expect(try await admit(Self.attempt("192.0.2.3", at: 40)) == .refused(until: Self.start.addingTimeInterval(900)))
+        // Another network, and a trusted device on the full one, are not held back by them.
+        #expect(try await admit(Self.attempt("198.51.100.7", at: 50)) == .admitted(recentUntrusted: 4))
+        #expect(try await admit(Self.attempt("192.0.2.1", device: "d1", at: 60)) == .admitted(recentUntrusted: 4))
+        #expect(try await admit(Self.attempt("192.0.2.1", device: "d1", at: 70)) == .admitted(recentUntrusted: 4))
+        #expect(
+            try await admit(Self.attempt("192.0.2.1", device: "d1", at: 80))
+                == .refused(until: Self.start.addingTimeInterval(960)))
+        // The window moves on.
+        #expect(try await admit(Self.attempt("192.0.2.1", at: 901)) == .admitted(recentUntrusted: 4))
+        // A success clears its address (or its device); unlock clears everything.
+        try await consent.clearSignInAttempts(address: "192.0.2.1", device: "d1")
+        #expect(try await admit(Self.attempt("192.0.2.1", device: "d1", at: 902)) == .admitted(recentUntrusted: 4))
+        #expect(try await consent.clearAllSignInAttempts() == 6)
+        #expect(try await admit(Self.attempt("192.0.2.3", at: 903)) == .admitted(recentUntrusted: 1))
+    }
+
+    @Test(
+        "sign-in attempts made at once cannot pass a limit together: 30 at once from one address, 5 admitted",
+        arguments: BackendFactory.all)
+    func signInAdmissionsAtOnce(_ factory: BackendFactory) async throws {
+        let consent = try await factory.make().consent
+        let throttle = SignInThrottle(perAddress: 5)
+        let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    if case .admitted = try await consent.admitSignIn(
+                        Self.attempt("203.0.113.9", at: Double(index)), throttle: throttle)
+                    {
+                        return true
+                    }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(admitted == 5)
+    }
+
+    @Test("trusted devices: known while used within their lifetime; forgotten by a new password", arguments: BackendFactory.all)
+    func trustedDevices(_ factory: BackendFactory) async throws {
+        let consent = try await factory.make().consent
+        try await consent.insertTrustedDevice(digest: "d1", at: Self.start)
+        #expect(try await consent.useTrustedDevice(digest: "d1", unusedSince: Self.start, at: Self.start.addingTimeInterval(60)))
+        #expect(try await !consent.useTrustedDevice(digest: "d2", unusedSince: .distantPast, at: Self.start))
+        // Used at +60: not unused since +61.
+        #expect(
+            try await !consent.useTrustedDevice(
+                digest: "d1", unusedSince: Self.start.addingTimeInterval(61), at: Self.start.addingTimeInterval(62)))
+        try await consent.deleteTrustedDevice(digest: "d1")
+        #expect(try await !consent.useTrustedDevice(digest: "d1", unusedSince: .distantPast, at: Self.start))
+        try await consent.insertTrustedDevice(digest: "d3", at: Self.start)
+        _ = try await consent.admitSignIn(Self.attempt("192.0.2.1"), throttle: SignInThrottle())
+        try await consent.setOwnerPasswordHash("$2b$04$new", at: Self.start)
+        #expect(try await !consent.useTrustedDevice(digest: "d3", unusedSince: .distantPast, at: Self.start))
+        #expect(try await consent.clearAllSignInAttempts() == 0)
+    }
+
+    @Test("sign-in networks: an IPv4 address's /24 (mapped too), an IPv6 address's /64, anything else itself")
+    func signInNetworks() {
+        #expect(SignInAttempt.network(of: "203.0.113.77") == "203.0.113.0/24")
+        #expect(SignInAttempt.network(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(SignInAttempt.network(of: "::ffff:203.0.113.77") == "203.0.113.0/24")
+        #expect(SignInAttempt.network(of: "a") == "a")
     }
 
     @Test("clients: taken ids refused, redirect URIs in order, public ones without a secret", arguments: BackendFactory.all)
@@ -180,15 +251,19 @@ struct ConsentContractTests {
         try await consent.insertSession(
             OwnerSession(digest: "idle", formToken: "t", createdAt: Self.start, lastSeenAt: Self.start))
         try await consent.insertSession(OwnerSession(digest: "live", formToken: "t", createdAt: Self.start, lastSeenAt: later))
-        try await consent.recordSignInFailure(from: "192.0.2.9", at: Self.start)
-        let policy = SessionPolicy(idleTimeout: 60, absoluteLifetime: 3_600)
-        let removed = try await consent.purgeExpired(at: later, sessions: policy, failuresBefore: later)
-        #expect(removed == 4)
+        _ = try await consent.admitSignIn(Self.attempt("192.0.2.9"), throttle: SignInThrottle())
+        try await consent.insertTrustedDevice(digest: "old device", at: Self.start)
+        let policy = ConsentPolicy(
+            sessions: SessionPolicy(idleTimeout: 60, absoluteLifetime: 3_600),
+            signIn: SignInThrottle(window: 60, deviceLifetime: 60))
+        let removed = try await consent.purgeExpired(at: later, policy: policy)
+        #expect(removed == 5)
         #expect(try await consent.redeemCode(digest: "old", purpose: .pick, at: later) == nil)
         #expect(try await consent.redeemCode(digest: "new", purpose: .authorization, at: later) != nil)
         #expect(try await consent.accessToken(digest: "kept", at: later) != nil)
         #expect(try await consent.session(digest: "idle") == nil)
         #expect(try await consent.session(digest: "live") != nil)
-        #expect(try await consent.signInFailures(from: "192.0.2.9", since: .distantPast) == (0, 0))
+        #expect(try await consent.clearAllSignInAttempts() == 0)
+        #expect(try await !consent.useTrustedDevice(digest: "old device", unusedSince: .distantPast, at: later))
     }
 }

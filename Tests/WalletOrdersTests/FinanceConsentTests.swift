@@ -154,48 +154,87 @@ struct FinanceConsentTests {
         }
     }
 
-    @Test("sign-in: a session, its expiry; wrong passwords throttled per address and in total")
+    @Test(
+        "sign-in: a session, its expiry; attempts limited per address and network, never for everyone; a trusted browser's own limit"
+    )
     func signIn() async throws {
         let policy = ConsentPolicy(
             sessions: SessionPolicy(idleTimeout: 600, absoluteLifetime: 3_600),
-            signIn: SignInThrottle(window: 900, perAddress: 3, total: 5))
+            signIn: SignInThrottle(window: 900, perAddress: 3, perNetwork: 6, perDevice: 2, slowdownAfter: 5, slowdownStep: 0.001)
+        )
         let setup = try await Self.setup(policy: policy)
         await #expect(throws: ConsentError.wrongPassword) {
-            try await setup.consent.signIn(password: "anything at all", from: "a")
+            try await setup.consent.signIn(password: "anything at all", from: "192.0.2.1")
         }
         try await setup.consent.setOwnerPassword("correct horse battery", cost: 4)
-        let (cookie, session) = try await setup.consent.signIn(password: "correct horse battery", from: "a")
-        #expect(try await setup.consent.session(cookie: cookie.value) == session)
+        let first = try await setup.consent.signIn(password: "correct horse battery", from: "192.0.2.1")
+        let device = try #require(first.device)
+        #expect(try await setup.consent.session(cookie: first.cookie.value) == first.session)
         setup.clock.advance(days: 599.0 / 86_400)
-        #expect(try await setup.consent.session(cookie: cookie.value) != nil)  // and touched
+        #expect(try await setup.consent.session(cookie: first.cookie.value) != nil)  // and touched
         setup.clock.advance(days: 599.0 / 86_400)
-        #expect(try await setup.consent.session(cookie: cookie.value) != nil)
+        #expect(try await setup.consent.session(cookie: first.cookie.value) != nil)
         setup.clock.advance(days: 601.0 / 86_400)
-        #expect(try await setup.consent.session(cookie: cookie.value) == nil)  // idle
-        // Three failures from one address: the fourth attempt, even right, is refused unchecked.
+        #expect(try await setup.consent.session(cookie: first.cookie.value) == nil)  // idle
+        // Three attempts from one address: the fourth, even right, is refused unchecked.
         for _ in 0..<3 {
             await #expect(throws: ConsentError.wrongPassword) {
-                try await setup.consent.signIn(password: "wrong password!", from: "b")
+                try await setup.consent.signIn(password: "wrong password!", from: "198.51.100.1")
             }
         }
         await #expect(throws: ConsentError.signInThrottled(retryAfter: 900)) {
-            try await setup.consent.signIn(password: "correct horse battery", from: "b")
+            try await setup.consent.signIn(password: "correct horse battery", from: "198.51.100.1")
         }
-        // Other addresses still may, until the total is reached.
+        // Three more from its network fill the network, not other networks.
+        for _ in 0..<3 {
+            await #expect(throws: ConsentError.wrongPassword) {
+                try await setup.consent.signIn(password: "wrong password!", from: "198.51.100.2")
+            }
+        }
+        await #expect(throws: ConsentError.signInThrottled(retryAfter: 900)) {
+            try await setup.consent.signIn(password: "correct horse battery", from: "198.51.100.3")
+        }
+        // Many addresses in many networks, far past what used to lock everyone out: the right
+        // password from yet another network is still checked (slower: each check waits a little).
+        for network in 1...10 {
+            for _ in 0..<3 {
+                await #expect(throws: ConsentError.wrongPassword) {
+                    try await setup.consent.signIn(password: "wrong password!", from: "203.0.\(network).9")
+                }
+            }
+        }
+        let stranger = try await setup.consent.signIn(password: "correct horse battery", from: "203.0.99.1")
+        #expect(stranger.device != nil)
+        // The browser that signed in first, from the full address, is a trusted device: counted
+        // against itself, never the address — and past its own limit it is forgotten.
+        let trusted = try await setup.consent.signIn(
+            password: "correct horse battery", from: "198.51.100.1", device: device.value)
+        #expect(trusted.device == nil)
         for _ in 0..<2 {
             await #expect(throws: ConsentError.wrongPassword) {
-                try await setup.consent.signIn(password: "wrong password!", from: "c")
+                try await setup.consent.signIn(password: "wrong password!", from: "198.51.100.1", device: device.value)
             }
         }
         await #expect(throws: ConsentError.signInThrottled(retryAfter: 900)) {
-            try await setup.consent.signIn(password: "correct horse battery", from: "d")
+            try await setup.consent.signIn(password: "correct horse battery", from: "192.0.2.50", device: device.value)
         }
+        // Forgotten: the same cookie is now a browser like any other, from an address with room.
+        #expect(
+            try await setup.consent.signIn(password: "correct horse battery", from: "192.0.2.50", device: device.value).device
+                != nil)
+        // `orders owner unlock` lifts every address's and network's limit at once.
+        #expect(try await setup.consent.unlockSignIn() > 0)
+        _ = try await setup.consent.signIn(password: "correct horse battery", from: "198.51.100.3")
         setup.clock.advance(days: 901.0 / 86_400)
-        _ = try await setup.consent.signIn(password: "correct horse battery", from: "b")
-        // A new password ends every session.
-        let (other, _) = try await setup.consent.signIn(password: "correct horse battery", from: "e")
+        _ = try await setup.consent.signIn(password: "correct horse battery", from: "198.51.100.1")
+        // A new password ends every session and trusts no browser.
+        let other = try await setup.consent.signIn(password: "correct horse battery", from: "192.0.2.7")
+        let kept = try #require(other.device)
         try await setup.consent.setOwnerPassword("another good password", cost: 4)
-        #expect(try await setup.consent.session(cookie: other.value) == nil)
+        #expect(try await setup.consent.session(cookie: other.cookie.value) == nil)
+        #expect(
+            try await setup.consent.signIn(password: "another good password", from: "192.0.2.7", device: kept.value).device != nil
+        )
         #expect(!setup.logs.all.contains { $0.1.contains("correct horse") })
     }
 

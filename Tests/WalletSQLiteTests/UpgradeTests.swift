@@ -62,7 +62,8 @@ struct UpgradeTests {
         #expect(applied == SQLiteSchema.migrator.migrations.sorted())
         #expect(
             applied == [
-                "core.v1", "core.v2", "core.v3", "core.v4", "finance.v1", "finance.v2", "finance.v3", "finance.v4", "orders.v1",
+                "core.v1", "core.v2", "core.v3", "core.v4", "core.v5", "finance.v1", "finance.v2", "finance.v3", "finance.v4",
+                "orders.v1",
                 "orders.v2",
                 "orders.v3", "orders.v4",
             ])

@@ -4,9 +4,10 @@ import Hummingbird
 import WalletConsent
 import WalletOrders
 
-/// `/finance/sign-in` and `/finance/sign-out`: the owner's password, a session cookie, and back
-/// to the page that asked. A wrong password, and a store with none set, read the same; too many
-/// failures are refused without the password being checked.
+/// `/finance/sign-in` and `/finance/sign-out`: the owner's password, a session cookie (and a
+/// trusted-device cookie the first time a browser signs in), and back to the page that asked. A
+/// wrong password, and a store with none set, read the same; too many attempts are refused
+/// without the password being checked (``WalletConsent/SignInThrottle``).
 struct SignInPages: Sendable {
     typealias Context = OrdersRequestContext
 
@@ -38,11 +39,17 @@ struct SignInPages: Sendable {
         try PageForm.checkToken(fields, expected: cookies.value(cookies.signInName, in: request))
         let next = OwnerGate.safeNext(fields.value("next"))
         do {
-            let (cookie, _) = try await wallet.consent.signIn(
-                password: fields.value("password") ?? "", from: context.clientAddress)
+            let signedIn = try await wallet.consent.signIn(
+                password: fields.value("password") ?? "", from: context.clientAddress,
+                device: cookies.value(cookies.deviceName, in: request))
             var response = PageResponse.redirect(to: next)
-            let lifetime = Int(wallet.configuration.consent.sessions.absoluteLifetime)
-            response.setCookie(cookies.cookie(cookies.sessionName, value: cookie.value, maxAge: lifetime))
+            let consent = wallet.configuration.consent
+            response.setCookie(
+                cookies.cookie(cookies.sessionName, value: signedIn.cookie.value, maxAge: Int(consent.sessions.absoluteLifetime)))
+            if let device = signedIn.device {
+                response.setCookie(
+                    cookies.cookie(cookies.deviceName, value: device.value, maxAge: Int(consent.signIn.deviceLifetime)))
+            }
             response.setCookie(cookies.expired(cookies.signInName))
             return response
         } catch ConsentError.wrongPassword {

@@ -14,6 +14,8 @@ public struct SecretToken: Sendable, Hashable, CustomStringConvertible {
         case accessToken = "woa"
         case refreshToken = "wor"
         case clientSecret = "wcs"
+        /// A browser the owner signed in from: its later sign-ins count against it alone.
+        case trustedDevice = "wod"
         /// A background-delivery endpoint's signing secret: the only kind the store keeps as it is
         /// (an HMAC needs the secret itself).
         case deliverySecret = "wds"

@@ -33,7 +33,10 @@ public final class FinanceConsent: Sendable {
     let policy: ConsentPolicy
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// Checks for browsers that are not trusted devices: a flood of them waits here.
     let passwordChecks: PasswordCheckGate
+    /// Checks for trusted devices, which never wait behind strangers'.
+    let trustedPasswordChecks: PasswordCheckGate
 
     init(
         repository: any ConsentRepository, access: any AccessRepository, finance: any FinanceDataRepository,
@@ -49,6 +52,7 @@ public final class FinanceConsent: Sendable {
         passwordChecks = PasswordCheckGate(
             concurrent: configuration.consent.concurrentPasswordChecks,
             maximumWaiting: configuration.consent.maximumWaitingSignIns)
+        trustedPasswordChecks = PasswordCheckGate(concurrent: 1, maximumWaiting: 4)
     }
 
     // MARK: - The owner
@@ -64,34 +68,76 @@ public final class FinanceConsent: Sendable {
         try await repository.ownerPasswordHash() != nil
     }
 
-    /// Signs the owner in from `address`: a new session, whose cookie value is returned once.
+    /// Signs the owner in from `address`: a new session, whose cookie value is returned once, and
+    /// — when `device` is not a trusted-device cookie this store knows — a new one, to keep.
     ///
-    /// - Throws: ``WalletConsent/ConsentError/signInThrottled(retryAfter:)`` past the failures
-    ///   allowed from the address or in total (the password is then not checked at all), and
+    /// The attempt is counted before the password is checked (``WalletConsent/SignInThrottle``):
+    /// against the device when `device` is known, else against the address and its network. Past
+    /// a limit it is refused without the check.
+    ///
+    /// - Throws: ``WalletConsent/ConsentError/signInThrottled(retryAfter:)`` past the attempts
+    ///   allowed (the password is then not checked at all), or when too many checks already wait;
     ///   ``WalletConsent/ConsentError/wrongPassword`` otherwise — the same for a wrong password
     ///   and for a store with none set, after the same work.
-    public func signIn(password: String, from address: String) async throws -> (cookie: SecretToken, session: OwnerSession) {
+    public func signIn(password: String, from address: String, device: String? = nil) async throws -> OwnerSignIn {
         let now = clock()
         let throttle = policy.signIn
-        let failures = try await repository.signInFailures(from: address, since: now.addingTimeInterval(-throttle.window))
-        guard failures.address < throttle.perAddress, failures.total < throttle.total else {
-            logger.warning("sign-in refused: too many failures", metadata: ["address": .string(address)])
-            throw ConsentError.signInThrottled(retryAfter: Int(throttle.window))
+        var trusted: String?
+        if let device, SecretToken.hasForm(device, of: .trustedDevice) {
+            let digest = SecretToken.digest(of: device)
+            if try await repository.useTrustedDevice(
+                digest: digest, unusedSince: now.addingTimeInterval(-throttle.deviceLifetime), at: now)
+            {
+                trusted = digest
+            }
+        }
+        let attempt = SignInAttempt(address: address, device: trusted, at: now)
+        let slowdown: TimeInterval
+        switch try await repository.admitSignIn(attempt, throttle: throttle) {
+        case .refused(let until):
+            if let trusted {
+                // A device past its limit is forgotten: its cookie is worth no more than none.
+                try await repository.deleteTrustedDevice(digest: trusted)
+            }
+            logger.warning(
+                "sign-in refused: too many attempts",
+                metadata: ["address": .string(address), "network": .string(attempt.network), "trusted": "\(trusted != nil)"])
+            throw ConsentError.signInThrottled(retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+        case .admitted(let recentUntrusted):
+            slowdown = trusted == nil ? throttle.slowdown(afterRecentAttempts: recentUntrusted) : 0
         }
         let hash = try await repository.ownerPasswordHash()
-        let matches = try await passwordChecks.run { await OwnerPassword.verify(password, hash: hash) }
+        let gate = trusted == nil ? passwordChecks : trustedPasswordChecks
+        let matches = try await gate.run {
+            if slowdown > 0 { try? await Task.sleep(for: .milliseconds(Int(slowdown * 1000))) }
+            return await OwnerPassword.verify(password, hash: hash)
+        }
         guard matches else {
-            try await repository.recordSignInFailure(from: address, at: now)
-            logger.notice("sign-in failed", metadata: ["address": .string(address)])
+            logger.notice("sign-in failed", metadata: ["address": .string(address), "trusted": "\(trusted != nil)"])
             throw ConsentError.wrongPassword
         }
-        try await repository.clearSignInFailures(from: address)
+        try await repository.clearSignInAttempts(address: address, device: trusted)
+        var issued: SecretToken?
+        if trusted == nil {
+            let token = SecretToken.generate(.trustedDevice)
+            try await repository.insertTrustedDevice(digest: token.digest, at: now)
+            issued = token
+        }
         let cookie = SecretToken.generate(.session)
         let session = OwnerSession(
             digest: cookie.digest, formToken: SecretToken.generate(.session).digest, createdAt: now, lastSeenAt: now)
         try await repository.insertSession(session)
-        logger.info("owner signed in", metadata: ["address": .string(address)])
-        return (cookie, session)
+        logger.info("owner signed in", metadata: ["address": .string(address), "trusted": "\(trusted != nil)"])
+        return OwnerSignIn(cookie: cookie, session: session, device: issued)
+    }
+
+    /// Forgets every sign-in attempt (`orders owner unlock`): every address, network and device
+    /// may try again at once. Returns how many attempts were counted.
+    @discardableResult
+    public func unlockSignIn() async throws -> Int {
+        let cleared = try await repository.clearAllSignInAttempts()
+        logger.notice("sign-in unlocked", metadata: ["attempts": "\(cleared)"])
+        return cleared
     }
 
     /// The session a cookie belongs to, if it is current; records the visit when the last one
@@ -143,12 +189,21 @@ public final class FinanceConsent: Sendable {
 
     // MARK: - Housekeeping
 
-    /// Deletes expired codes (with what was picked), tokens, sessions and old failed sign-ins;
+    /// Deletes expired codes (with what was picked), tokens, sessions, old sign-in attempts and
+    /// long-unused trusted devices;
     /// `orders serve` runs it every few seconds. Returns how many records went.
     @discardableResult
     public func purgeExpired() async throws -> Int {
-        let now = clock()
-        return try await repository.purgeExpired(
-            at: now, sessions: policy.sessions, failuresBefore: now.addingTimeInterval(-policy.signIn.window))
+        try await repository.purgeExpired(at: clock(), policy: policy)
     }
+}
+
+/// A successful sign-in: the session's cookie (shown once), the session, and a new
+/// trusted-device cookie when the browser did not present a known one.
+public struct OwnerSignIn: Sendable {
+    public var cookie: SecretToken
+    public var session: OwnerSession
+    /// Keep it in the browser (a year): its sign-ins count against it alone
+    /// (``WalletConsent/SignInThrottle``).
+    public var device: SecretToken?
 }

@@ -22,6 +22,7 @@ final class PasswordCheckGate: Sendable {
     private enum Entry { case now, wait, refused }
 
     func run<T: Sendable>(_ body: @Sendable () async -> T) async throws(ConsentError) -> T {
+        // Refused at once: a line this long is a flood, and the browser may try again soon.
         let entry = state.withLock { state -> Entry in
             if state.running < concurrent {
                 state.running += 1

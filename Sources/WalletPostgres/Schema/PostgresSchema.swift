@@ -38,6 +38,7 @@ enum PostgresSchema {
                 "CREATE TABLE accessVersion (id BIGINT PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)",
                 "INSERT INTO accessVersion (id, version) VALUES (1, 0)",
             ]),
+        signIn,
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

@@ -128,5 +128,33 @@ enum CoreTables {
                     INSERT INTO accessVersion (id, version) VALUES (1, 0);
                     """)
         }
+
+        // Sign-in attempts counted when admitted, per address, network and trusted device, and the
+        // trusted devices (issue 40): failures counted after the check could be raced, and a
+        // total past which everyone was refused let strangers keep the owner out.
+        migrator.registerMigration("core.v5") { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE signInFailures;
+                    CREATE TABLE signInAttempts (
+                        id INTEGER PRIMARY KEY,
+                        address TEXT NOT NULL,
+                        network TEXT NOT NULL,
+                        device TEXT,
+                        attemptedAt INTEGER NOT NULL
+                    );
+                    CREATE INDEX signInAttempts_on_address ON signInAttempts (address, attemptedAt);
+                    CREATE INDEX signInAttempts_on_network ON signInAttempts (network, attemptedAt);
+                    CREATE INDEX signInAttempts_on_device ON signInAttempts (device, attemptedAt);
+                    CREATE INDEX signInAttempts_on_attemptedAt ON signInAttempts (attemptedAt);
+                    CREATE TABLE signInGate (id INTEGER PRIMARY KEY CHECK (id = 1));
+                    INSERT INTO signInGate (id) VALUES (1);
+                    CREATE TABLE trustedDevices (
+                        digest TEXT PRIMARY KEY,
+                        createdAt INTEGER NOT NULL,
+                        lastUsedAt INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
     }
 }

@@ -31,8 +31,11 @@ package final class SQLConsentRepository: ConsentRepository {
                     INSERT INTO ownerCredential (id, passwordHash, changedAt) VALUES (1, $1, $2)
                     ON CONFLICT (id) DO UPDATE SET passwordHash = excluded.passwordHash, changedAt = excluded.changedAt
                     """, [.text(hash), .instant(time)])
-                // A new password ends every session signed in with the old one.
+                // A new password ends every session signed in with the old one, trusts no browser
+                // that knew the old one, and starts every count afresh.
                 try await connection.execute("DELETE FROM ownerSessions")
+                try await connection.execute("DELETE FROM trustedDevices")
+                try await connection.execute("DELETE FROM signInAttempts")
             }
         }
     }
@@ -79,34 +82,90 @@ package final class SQLConsentRepository: ConsentRepository {
         }
     }
 
-    package func signInFailures(from address: String, since time: Date) async throws(StorageError) -> (address: Int, total: Int) {
-        try await reportingStorageErrors {
-            try await executor.read { connection in
-                // One statement: both counts from one snapshot.
-                let counts = try await connection.fetchOne(
-                    """
-                    SELECT (SELECT count(*) FROM signInFailures WHERE address = $1 AND failedAt >= $2),
-                      (SELECT count(*) FROM signInFailures WHERE failedAt >= $2)
-                    """, [.text(address), .instant(time)]
-                ) { row in (Int(try row.integer(0)), Int(try row.integer(1))) }
-                return counts ?? (0, 0)
+    package func admitSignIn(_ attempt: SignInAttempt, throttle: SignInThrottle) async throws(StorageError) -> SignInAdmission {
+        let since: SQLValue = .instant(attempt.at.addingTimeInterval(-throttle.window))
+        let lock = executor.dialect.lockingRead
+        return try await reportingStorageErrors {
+            try await executor.write { connection in
+                // Every admission waits for the one before it (SQLite: the unit's writer; others:
+                // this row's lock), so that the counts it reads are final.
+                _ = try await connection.fetchOne("SELECT id FROM signInGate WHERE id = 1 \(lock)") { _ in () }
+                // The oldest attempt in the window of each limited key, and how many there are.
+                // A trusted device's attempts count against it alone; the others against their
+                // address and network.
+                let keys: [(condition: String, value: String, limit: Int)] =
+                    attempt.device.map { [("device = $1", $0, throttle.perDevice)] }
+                    ?? [
+                        ("address = $1 AND device IS NULL", attempt.address, throttle.perAddress),
+                        ("network = $1 AND device IS NULL", attempt.network, throttle.perNetwork),
+                    ]
+                for key in keys {
+                    let recent = try await connection.fetch(
+                        "SELECT attemptedAt FROM signInAttempts WHERE \(key.condition) AND attemptedAt >= $2 "
+                            + "ORDER BY attemptedAt DESC LIMIT $3",
+                        [.text(key.value), since, .integer(Int64(key.limit))]
+                    ) { try $0.integer(0) }
+                    if recent.count >= key.limit, let oldest = recent.last {
+                        return SignInAdmission.refused(until: Microseconds.date(oldest).addingTimeInterval(throttle.window))
+                    }
+                }
+                try await connection.execute(
+                    "INSERT INTO signInAttempts (address, network, device, attemptedAt) VALUES ($1, $2, $3, $4)",
+                    [
+                        .text(attempt.address), .text(attempt.network), attempt.device.map { .text($0) } ?? .null,
+                        .instant(attempt.at),
+                    ])
+                let untrusted =
+                    try await connection.integer(
+                        "SELECT count(*) FROM signInAttempts WHERE device IS NULL AND attemptedAt >= $1", [since]) ?? 0
+                return SignInAdmission.admitted(recentUntrusted: Int(untrusted))
             }
         }
     }
 
-    package func recordSignInFailure(from address: String, at time: Date) async throws(StorageError) {
+    package func clearSignInAttempts(address: String, device: String?) async throws(StorageError) {
+        try await reportingStorageErrors {
+            try await executor.write { connection in
+                if let device {
+                    try await connection.execute("DELETE FROM signInAttempts WHERE device = $1", [.text(device)])
+                } else {
+                    try await connection.execute(
+                        "DELETE FROM signInAttempts WHERE address = $1 AND device IS NULL", [.text(address)])
+                }
+            }
+        }
+    }
+
+    package func clearAllSignInAttempts() async throws(StorageError) -> Int {
+        try await reportingStorageErrors {
+            try await executor.write { connection in try await connection.count("DELETE FROM signInAttempts RETURNING 1") }
+        }
+    }
+
+    package func insertTrustedDevice(digest: String, at time: Date) async throws(StorageError) {
         try await reportingStorageErrors {
             try await executor.write { connection in
                 try await connection.execute(
-                    "INSERT INTO signInFailures (address, failedAt) VALUES ($1, $2)", [.text(address), .instant(time)])
+                    "INSERT INTO trustedDevices (digest, createdAt, lastUsedAt) VALUES ($1, $2, $2)",
+                    [.text(digest), .instant(time)])
             }
         }
     }
 
-    package func clearSignInFailures(from address: String) async throws(StorageError) {
+    package func useTrustedDevice(digest: String, unusedSince time: Date, at now: Date) async throws(StorageError) -> Bool {
         try await reportingStorageErrors {
             try await executor.write { connection in
-                try await connection.execute("DELETE FROM signInFailures WHERE address = $1", [.text(address)])
+                try await connection.returnsRow(
+                    "UPDATE trustedDevices SET lastUsedAt = $3 WHERE digest = $1 AND lastUsedAt >= $2 RETURNING 1",
+                    [.text(digest), .instant(time), .instant(now)])
+            }
+        }
+    }
+
+    package func deleteTrustedDevice(digest: String) async throws(StorageError) {
+        try await reportingStorageErrors {
+            try await executor.write { connection in
+                try await connection.execute("DELETE FROM trustedDevices WHERE digest = $1", [.text(digest)])
             }
         }
     }
@@ -349,10 +408,8 @@ package final class SQLConsentRepository: ConsentRepository {
 
     // MARK: - Housekeeping
 
-    package func purgeExpired(
-        at time: Date, sessions: SessionPolicy, failuresBefore: Date
-    ) async throws(StorageError) -> Int {
-        let (lastSeenBefore, createdBefore) = sessions.expiryCutoffs(at: time)
+    package func purgeExpired(at time: Date, policy: ConsentPolicy) async throws(StorageError) -> Int {
+        let (lastSeenBefore, createdBefore) = policy.sessions.expiryCutoffs(at: time)
         return try await reportingStorageErrors {
             try await executor.write { connection in
                 let now: SQLValue = .instant(time)
@@ -363,7 +420,11 @@ package final class SQLConsentRepository: ConsentRepository {
                     "DELETE FROM ownerSessions WHERE lastSeenAt <= $1 OR createdAt <= $2 RETURNING 1",
                     [.instant(lastSeenBefore), .instant(createdBefore)])
                 removed += try await connection.count(
-                    "DELETE FROM signInFailures WHERE failedAt < $1 RETURNING 1", [.instant(failuresBefore)])
+                    "DELETE FROM signInAttempts WHERE attemptedAt < $1 RETURNING 1",
+                    [.instant(time.addingTimeInterval(-policy.signIn.window))])
+                removed += try await connection.count(
+                    "DELETE FROM trustedDevices WHERE lastUsedAt < $1 RETURNING 1",
+                    [.instant(time.addingTimeInterval(-policy.signIn.deviceLifetime))])
                 return removed
             }
         }

@@ -19,8 +19,8 @@ package enum StoreLayout {
         CopiedTable("clientOrderTypes", ["client", "orderTypeIdentifier"], keyLength: 2),
         CopiedTable("historyCursors", ["id", "client", "stream", "createdAt"]),
         CopiedTable("apiKeys", ["identifier", "name", "secretDigest", "createdAt", "revokedAt"]),
-        // The owner's password and the registered clients with their tokens; sessions, codes and
-        // failed sign-ins last minutes and are not carried (the owner signs in again).
+        // The owner's password and the registered clients with their tokens; sessions, codes,
+        // sign-in attempts and trusted browsers are not carried (the owner signs in again).
         CopiedTable("ownerCredential", ["id", "passwordHash", "changedAt"]),
         CopiedTable("financeClients", ["client", "name", "secretDigest", "createdAt", "revokedAt"]),
         CopiedTable("financeClientRedirects", ["client", "position", "redirectURI"], keyLength: 2),

@@ -7,13 +7,14 @@ import WalletOrders
 struct OwnerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "owner",
-        abstract: "Set the data owner's password for the financial-data pages of orders serve.",
-        subcommands: [SetPassword.self])
+        abstract: "Set the data owner's password for the financial-data pages of orders serve; lift sign-in limits.",
+        subcommands: [SetPassword.self, Unlock.self])
 
     struct SetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-password",
-            abstract: "Set the owner's password, read from standard input; signs out every session.",
+            abstract:
+                "Set the owner's password, read from standard input; signs out every session and forgets trusted browsers.",
             discussion: """
                 At a terminal the password is asked for twice, without echo; otherwise the first line \
                 of standard input is the password (never an argument: the shell's history and ps would \
@@ -38,7 +39,24 @@ struct OwnerCommand: AsyncParsableCommand {
             }
             let wallet = try await store.wallet(create: true)
             try await wallet.consent.setOwnerPassword(password, cost: cost)
-            Output.line("owner password set; every session is signed out")
+            Output.line("owner password set; every session is signed out and every browser must sign in again")
+        }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unlock",
+            abstract: "Forget every counted sign-in attempt, so that every address may sign in again at once.",
+            discussion: """
+                orders serve counts sign-in attempts per address, network and trusted browser, and                 refuses an address or network past its limit for 15 minutes (docs/finance-web.md).                 This clears the counts on every instance sharing the store; it changes no password,                 session or trusted browser.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let wallet = try await store.wallet(create: false)
+            let cleared = try await wallet.consent.unlockSignIn()
+            Output.line("sign-in unlocked: \(cleared) counted attempt\(cleared == 1 ? "" : "s") forgotten")
         }
     }
 }
