@@ -92,7 +92,8 @@ public struct OrdersService: Sendable {
         // The operator console.
         ConsolePages(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
         TokenRoutes(wallet: wallet, rateLimiter: rateLimits.tokens).add(to: router, table: table)
-        FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams).add(to: router, table: table)
+        FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams, clientAuthentication: rateLimits.tokens).add(
+            to: router, table: table)
     }
 
     /// A new router holding every route.

@@ -43,6 +43,9 @@ public protocol ConsentRepository: Sendable {
     func insertClient(_ client: RegisteredClient, secretDigest: String?) async throws(StorageError) -> Bool
     /// The client and its secret's digest (nil for a public client), revoked or not.
     func client(_ id: ClientIdentifier) async throws(StorageError) -> (client: RegisteredClient, secretDigest: String?)?
+    /// What authenticating `id` needs, read with the same work whether a client has the id or
+    /// not (one statement, one row): whether it exists and is revoked, and its secret's digest.
+    func clientCredential(_ id: String) async throws(StorageError) -> ClientCredentialRecord
     /// Every client, oldest first.
     func registeredClients() async throws(StorageError) -> [RegisteredClient]
     /// Marks the client revoked and deletes its codes and tokens, in one unit; false when there is

@@ -2,6 +2,7 @@ import Foundation
 import OrderStorage
 import TestArchiveTable
 import Testing
+import WalletConsent
 import WalletOrders
 
 /// A refusal must take as long whether the thing asked about exists or not, or timing tells a
@@ -81,6 +82,25 @@ struct TimingEqualityTests {
             { try await refused(stored) }, { try await refused(unknown) })
         print("order token: median(stored − unknown) = \(difference), A/A control \(control), one refusal \(typical)")
         #expect(Self.magnitude(difference) < Self.bound, "stored − unknown = \(difference) (control \(control))")
+    }
+
+    @Test("a wrong secret for a registered client, and an unknown client id")
+    func clientSecret() async throws {
+        let fixture = try await FinanceWebTests.fixture()
+        let consent = fixture.wallet.consent
+        let wrong = "wcs_" + String(repeating: "A", count: 43)
+        let registered = ClientCredentials(id: fixture.client.client.id.rawValue, secret: wrong)
+        let unknown = ClientCredentials(id: "client." + String(repeating: "0", count: 16), secret: wrong)
+        func refused(_ credentials: ClientCredentials) async throws {
+            do {
+                _ = try await consent.authenticatedClient(credentials)
+                Issue.record("\(credentials.id) was accepted")
+            } catch ConsentError.invalidClient {}
+        }
+        let (difference, control, typical) = try await Self.medianDifference(
+            { try await refused(registered) }, { try await refused(unknown) })
+        print("client secret: median(registered − unknown) = \(difference), A/A control \(control), one refusal \(typical)")
+        #expect(Self.magnitude(difference) < Self.bound, "registered − unknown = \(difference) (control \(control))")
     }
 
     @Test("a wrong secret for a real key, and an unknown key")

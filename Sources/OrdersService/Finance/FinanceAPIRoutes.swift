@@ -16,6 +16,10 @@ struct FinanceAPIRoutes: Sendable {
 
     let wallet: WalletStore
     let streams: StreamLimiter
+    /// Client authentication by password (HTTP Basic on `/authorization`), limited per address
+    /// as the token endpoint is: the same limiter, so an address guessing secrets gains nothing
+    /// by spreading its guesses over both.
+    let clientAuthentication: RateLimiter
 
     func add(to router: Router<Context>, table: RouteTable) {
         let prefix = "/finance/v1"
@@ -58,6 +62,9 @@ struct FinanceAPIRoutes: Sendable {
         if let token = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) {
             client = try await wallet.consent.authenticate(accessToken: token).client
         } else if let basic = BasicCredentials(header: request.headers[.authorization]) {
+            guard clientAuthentication.admit(client: context.clientAddress) else {
+                throw ServiceRequestError.rateLimited(retryAfter: clientAuthentication.retryAfter)
+            }
             client = try await wallet.consent.authenticatedClient(ClientCredentials(id: basic.user, secret: basic.password))
         } else {
             throw ConsentError.invalidToken

@@ -63,3 +63,17 @@ public struct CreatedClient: Sendable {
         self.secret = secret
     }
 }
+
+/// A client's credential as authentication reads it: the same shape whether the client exists.
+public struct ClientCredentialRecord: Sendable, Hashable {
+    public var exists: Bool
+    public var isRevoked: Bool
+    /// nil for a public client, or when there is no client.
+    public var secretDigest: String?
+
+    public init(exists: Bool, isRevoked: Bool, secretDigest: String?) {
+        self.exists = exists
+        self.isRevoked = isRevoked
+        self.secretDigest = secretDigest
+    }
+}

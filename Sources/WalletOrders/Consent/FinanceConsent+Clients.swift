@@ -69,23 +69,27 @@ extension FinanceConsent {
     /// The client of a token request, authenticated: a confidential client by its secret
     /// (compared in constant time with the stored digest), a public one by its id alone.
     ///
+    /// A refusal does the same work whether a client has the id or not — one read of the same
+    /// shape, the presented secret hashed and compared with the stored digest or a placeholder —
+    /// so that timing does not tell which ids exist.
+    ///
     /// - Throws: ``WalletConsent/ConsentError/invalidClient`` for an unknown or revoked client, a
     ///   missing or wrong secret, or a secret sent by a public client.
     func authenticate(_ credentials: ClientCredentials) async throws -> RegisteredClient {
-        guard let id = ClientIdentifier(rawValue: credentials.id), let (client, digest) = try await repository.client(id),
-            client.revokedAt == nil
+        let record = try await repository.clientCredential(credentials.id)
+        let presented = SecretToken.digest(of: credentials.secret ?? "")
+        let matches = ConstantTime.equals(Array(presented.utf8), Array((record.secretDigest ?? Self.placeholderDigest).utf8))
+        let authenticated =
+            record.exists && !record.isRevoked
+            && (record.secretDigest == nil ? credentials.secret == nil : credentials.secret != nil && matches)
+        guard authenticated, let id = ClientIdentifier(rawValue: credentials.id),
+            let (client, _) = try await repository.client(id)
         else { throw ConsentError.invalidClient }
-        switch (digest, credentials.secret) {
-        case (nil, nil):
-            return client
-        case (let stored?, let presented?):
-            let matches = ConstantTime.equals(Array(SecretToken.digest(of: presented).utf8), Array(stored.utf8))
-            guard matches else { throw ConsentError.invalidClient }
-            return client
-        default:
-            throw ConsentError.invalidClient
-        }
+        return client
     }
+
+    /// Compared with when there is no secret to compare with; no secret hashes to it.
+    private static let placeholderDigest = String(repeating: "g", count: 64)
 }
 
 /// Who a token request says it is (RFC 6749 §2.3): `client_id`, and for a confidential client its

@@ -205,6 +205,29 @@ package final class SQLConsentRepository: ConsentRepository {
         }
     }
 
+    package func clientCredential(_ id: String) async throws(StorageError) -> ClientCredentialRecord {
+        // An id that cannot be stored matches nothing, after the same statement.
+        let key = StorableText.isExact(id) ? id : ""
+        return try await reportingStorageErrors {
+            try await executor.read { connection in
+                // Every column read the same way with or without a client: a digest of the same
+                // length either way.
+                let record = try await connection.fetchOne(
+                    """
+                    SELECT c.client IS NOT NULL, c.revokedAt IS NOT NULL, c.secretDigest IS NOT NULL, COALESCE(c.secretDigest, $2)
+                    FROM (SELECT 1) AS one LEFT JOIN financeClients c ON c.client = $1
+                    """, [.text(key), .text(String(repeating: "0", count: 64))]
+                ) { row in
+                    let digest = try row.text(3)
+                    return ClientCredentialRecord(
+                        exists: try row.bool(0), isRevoked: try row.bool(1), secretDigest: try row.bool(2) ? digest : nil)
+                }
+                guard let record else { throw StorageError(reason: "the store answered no row") }
+                return record
+            }
+        }
+    }
+
     package func registeredClients() async throws(StorageError) -> [RegisteredClient] {
         try await reportingStorageErrors {
             try await executor.read { connection in
