@@ -140,6 +140,28 @@ struct ConsentContractTests {
         #expect(SignInAttempt.network(of: "a") == "a")
     }
 
+    @Test(
+        "a redeemed code outlives its expiry while a token of its family lives, so a late replay is still recognized",
+        arguments: BackendFactory.all)
+    func redeemedCodesKept(_ factory: BackendFactory) async throws {
+        let consent = try await factory.make().consent
+        try await consent.insertCode(Self.code("redeemed", expiresIn: 60))
+        try await consent.insertCode(Self.code("unused", expiresIn: 60))
+        _ = try await consent.redeemCode(digest: "redeemed", purpose: .authorization, at: Self.start.addingTimeInterval(5))
+        try await consent.insertTokens([Self.token("refresh", .refresh, family: "family-redeemed", expiresIn: 30 * 86_400)])
+        let policy = ConsentPolicy()
+        #expect(try await consent.purgeExpired(at: Self.start.addingTimeInterval(66), policy: policy) == 1)  // "unused"
+        #expect(
+            try await consent.redeemCode(digest: "redeemed", purpose: .authorization, at: Self.start.addingTimeInterval(66))?
+                .wasUsed == true)
+        // Its family gone (revoked, or expired), it goes too.
+        try await consent.revokeTokens(family: "family-redeemed")
+        #expect(try await consent.purgeExpired(at: Self.start.addingTimeInterval(67), policy: policy) == 1)
+        #expect(
+            try await consent.redeemCode(digest: "redeemed", purpose: .authorization, at: Self.start.addingTimeInterval(68))
+                == nil)
+    }
+
     @Test("clients: taken ids refused, redirect URIs in order, public ones without a secret", arguments: BackendFactory.all)
     func clients(_ factory: BackendFactory) async throws {
         let consent = try await factory.make().consent

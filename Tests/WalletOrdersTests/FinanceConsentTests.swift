@@ -83,7 +83,7 @@ struct FinanceConsentTests {
         #expect(try await setup.consent.cachedAnswer(to: setup.request())?.outcome == .denied)
     }
 
-    @Test("a code expires, is single-use even when the attempt fails, and a replay takes back its tokens")
+    @Test("a code expires, is single-use even when the attempt fails, and a replay takes back its tokens, however late")
     func codes() async throws {
         let setup = try await Self.setup(policy: ConsentPolicy(codeLifetime: 30))
         let grants = [AccountGrant(accountID: WalletFixtures.card)]
@@ -106,6 +106,20 @@ struct FinanceConsentTests {
         await #expect(throws: ConsentError.invalidToken) { try await setup.consent.authenticate(accessToken: tokens.accessToken) }
         await #expect(throws: ConsentError.self) {
             try await setup.consent.refresh(tokens.refreshToken, client: setup.credentials)
+        }
+        // Replayed 66 s after it was issued, the sweeper having run since it expired: still known
+        // as used, and the tokens its exchange issued — rotated since — end.
+        code = try setup.code(try #require(try await setup.consent.cachedAnswer(to: setup.request())))
+        let late = try await setup.consent.exchange(setup.redemption(code))
+        let rotated = try await setup.consent.refresh(late.refreshToken, client: setup.credentials)
+        setup.clock.advance(days: 66.0 / 86_400)
+        try await setup.consent.purgeExpired()
+        _ = try await setup.consent.authenticate(accessToken: rotated.accessToken)
+        await #expect(throws: ConsentError.invalidGrant("the code was already used")) {
+            try await setup.consent.exchange(setup.redemption(code))
+        }
+        await #expect(throws: ConsentError.invalidToken) {
+            try await setup.consent.authenticate(accessToken: rotated.accessToken)
         }
     }
 

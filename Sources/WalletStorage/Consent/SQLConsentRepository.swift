@@ -436,9 +436,15 @@ package final class SQLConsentRepository: ConsentRepository {
         return try await reportingStorageErrors {
             try await executor.write { connection in
                 let now: SQLValue = .instant(time)
-                var removed = try await connection.count(
-                    "DELETE FROM authorizationCodes WHERE expiresAt <= $1 RETURNING 1", [now])
-                removed += try await connection.count("DELETE FROM clientTokens WHERE expiresAt <= $1 RETURNING 1", [now])
+                var removed = try await connection.count("DELETE FROM clientTokens WHERE expiresAt <= $1 RETURNING 1", [now])
+                // A redeemed code is kept while a token its exchange issued (or a rotation of it)
+                // lives, so that a replay even long after it expired still ends them.
+                removed += try await connection.count(
+                    """
+                    DELETE FROM authorizationCodes WHERE expiresAt <= $1 AND (usedAt IS NULL OR NOT EXISTS (
+                        SELECT 1 FROM clientTokens t WHERE t.family = authorizationCodes.family AND t.expiresAt > $1))
+                    RETURNING 1
+                    """, [now])
                 removed += try await connection.count(
                     "DELETE FROM ownerSessions WHERE lastSeenAt <= $1 OR createdAt <= $2 RETURNING 1",
                     [.instant(lastSeenBefore), .instant(createdBefore)])
