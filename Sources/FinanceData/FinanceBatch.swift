@@ -1,4 +1,5 @@
 import Foundation
+import WalletCore
 
 /// Data to store in one transaction: upserts, then deletions. A transaction whose status moves
 /// from pending to booked keeps its id and is an update.
@@ -90,10 +91,19 @@ public struct FinanceChange: Sendable, Hashable {
     public var sequence: Int64
     public var entityID: UUID
     public var kind: Kind
+    /// Set when the record is one client's own (an account shared with or withdrawn from it).
+    public var client: ClientIdentifier?
+    /// For the deletion of a balance or transaction: the earliest of the dates a grant's
+    /// earliest date applies to, as the record had them (``HistoryVisibility``).
+    public var earliestDate: Date?
 
-    public init(sequence: Int64, entityID: UUID, kind: Kind) {
+    public init(
+        sequence: Int64, entityID: UUID, kind: Kind, client: ClientIdentifier? = nil, earliestDate: Date? = nil
+    ) {
         self.sequence = sequence
         self.entityID = entityID
         self.kind = kind
+        self.client = client
+        self.earliestDate = earliestDate
     }
 }

@@ -25,24 +25,34 @@ struct PlanningAgreementTests {
         var balances: [UUID: AccountBalance] = [:]
         var log: [LoggedChange] = []
 
-        mutating func append(_ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil) {
+        mutating func append(
+            _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil,
+            earliestDate: Date? = nil
+        ) {
             log.append(
-                LoggedChange(sequence: Int64(log.count + 1), stream: stream, entityID: id, kind: kind, client: client))
+                LoggedChange(
+                    sequence: Int64(log.count + 1), stream: stream, entityID: id, kind: kind, client: client,
+                    earliestDate: earliestDate))
         }
 
         /// A record written to `to`: an insert, an update in place, or — moved from another
-        /// account — a delete from that account's stream and an insert into `to`'s, as the
-        /// writer logs it.
+        /// account — a delete from that account's stream (with the earliest of its dates before
+        /// the move) and an insert into `to`'s, as the writer logs it.
         mutating func appendWrite(
-            _ stream: (UUID) -> HistoryStream, _ id: UUID, from: UUID?, to account: UUID
+            _ stream: (UUID) -> HistoryStream, _ id: UUID, from: UUID?, to account: UUID, earliestDate: Date?
         ) {
             switch from {
             case nil: append(stream(account), id, .insert)
             case account: append(stream(account), id, .update)
             case let from?:
-                append(stream(from), id, .delete)
+                append(stream(from), id, .delete, earliestDate: earliestDate)
                 append(stream(account), id, .insert)
             }
+        }
+
+        /// The earliest of a balance's dates, as a deletion logs it.
+        static func earliestDate(of balance: AccountBalance?) -> Date? {
+            [balance?.available?.asOfDate, balance?.booked?.asOfDate].compactMap { $0 }.min()
         }
 
         /// One of the records, chosen by `random` (in identifier order, so a seed replays).
@@ -149,26 +159,30 @@ struct PlanningAgreementTests {
                 var transaction = Model.pick(model.transactions, using: &random)
             else { return }
             let from = transaction.accountID
+            let previousDate = transaction.transactionDate
             transaction.transactionDate = date()
             transaction.transactionDescription += "'"
             transaction.accountID = account
             try await apply(FinanceBatch(transactions: [transaction]))
             model.transactions[transaction.id] = transaction
-            model.appendWrite(HistoryStream.transactions(accountID:), transaction.id, from: from, to: account)
+            model.appendWrite(
+                HistoryStream.transactions(accountID:), transaction.id, from: from, to: account, earliestDate: previousDate)
         case 3:  // a transaction deleted
             guard
                 let transaction = Model.pick(model.transactions, using: &random)
             else { return }
             try await apply(FinanceBatch(deletedTransactions: [transaction.id]))
             model.transactions[transaction.id] = nil
-            model.append(.transactions(accountID: transaction.accountID), transaction.id, .delete)
+            model.append(
+                .transactions(accountID: transaction.accountID), transaction.id, .delete,
+                earliestDate: transaction.transactionDate)
         case 4:  // inserted and deleted again within the window
             var transaction = FinanceFixtures.transactions(count: 1, accounts: [account], seed: random.next())[0]
             transaction.transactionDate = date()
             try await apply(FinanceBatch(transactions: [transaction]))
             try await apply(FinanceBatch(deletedTransactions: [transaction.id]))
             model.append(.transactions(accountID: account), transaction.id, .insert)
-            model.append(.transactions(accountID: account), transaction.id, .delete)
+            model.append(.transactions(accountID: account), transaction.id, .delete, earliestDate: transaction.transactionDate)
         case 5:  // a balance inserted or changed: available, booked or both, on either side of the grants
             let existing = Model.pick(model.balances, using: &random)
             let id = Bool.random(using: &random) ? existing?.id ?? UUID() : UUID()
@@ -186,7 +200,9 @@ struct PlanningAgreementTests {
             let new = AccountBalance(id: id, accountID: account, currentBalance: current)
             guard new != model.balances[id] else { return }
             try await apply(FinanceBatch(balances: [new]))
-            model.appendWrite(HistoryStream.balances(accountID:), id, from: model.balances[id]?.accountID, to: account)
+            model.appendWrite(
+                HistoryStream.balances(accountID:), id, from: model.balances[id]?.accountID, to: account,
+                earliestDate: Model.earliestDate(of: model.balances[id]))
             model.balances[id] = new
         case 6:  // a balance deleted
             guard
@@ -194,7 +210,8 @@ struct PlanningAgreementTests {
             else { return }
             try await apply(FinanceBatch(deletedBalances: [balance.id]))
             model.balances[balance.id] = nil
-            model.append(.balances(accountID: balance.accountID), balance.id, .delete)
+            model.append(
+                .balances(accountID: balance.accountID), balance.id, .delete, earliestDate: Model.earliestDate(of: balance))
         case 7:  // an account renamed
             try await apply(
                 FinanceBatch(accounts: [FinanceFixtures.asset(account, name: "Renamed \(time.timeIntervalSince1970)")]))

@@ -63,6 +63,7 @@ struct UpgradeTests {
         #expect(
             applied == [
                 "core.v1", "core.v2", "core.v3", "core.v4", "core.v5", "finance.v1", "finance.v2", "finance.v3", "finance.v4",
+                "finance.v5",
                 "orders.v1",
                 "orders.v2",
                 "orders.v3", "orders.v4",

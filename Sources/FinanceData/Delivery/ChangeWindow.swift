@@ -96,8 +96,13 @@ public struct ChangeWindow: Sendable {
     }
 
     private static func isVisible(_ change: LoggedChange, to access: ClientAccess, dates: [UUID: [Date]]?) -> Bool {
-        // Deletions, an account record and access changes are shown by the stream alone.
-        if change.kind == .delete || change.client != nil { return true }
+        // Access changes, and an account record, are shown by the stream alone; a deletion by
+        // what the log kept of the record, as a history read judges it.
+        if change.client != nil { return true }
+        if change.kind == .delete {
+            return HistoryVisibility.showsDeletion(
+                of: change.entityID, on: change.stream, recordedFor: nil, earliestDate: change.earliestDate, to: access)
+        }
         guard let account = change.stream.accountID, let dates else { return true }
         guard let recordDates = dates[change.entityID] else { return false }
         return recordDates.allSatisfy { access.allows(account, at: $0) }

@@ -10,14 +10,18 @@ public struct LoggedChange: Sendable, Hashable {
     public var entityID: UUID
     public var kind: FinanceChange.Kind
     public var client: ClientIdentifier?
+    /// For a deletion of a balance or transaction: the earliest of its dates a grant applies to.
+    public var earliestDate: Date?
 
     public init(
-        sequence: Int64, stream: HistoryStream, entityID: UUID, kind: FinanceChange.Kind, client: ClientIdentifier? = nil
+        sequence: Int64, stream: HistoryStream, entityID: UUID, kind: FinanceChange.Kind, client: ClientIdentifier? = nil,
+        earliestDate: Date? = nil
     ) {
         self.sequence = sequence
         self.stream = stream
         self.entityID = entityID
         self.kind = kind
         self.client = client
+        self.earliestDate = earliestDate
     }
 }

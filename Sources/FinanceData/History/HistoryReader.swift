@@ -65,9 +65,13 @@ actor HistoryReader<Model: Identifiable & Sendable> where Model.ID == UUID {
                 let byID = Dictionary(visible.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) as [UUID: Model]
                 let inserted = net.inserted.compactMap { byID[$0] }
                 let updated = net.updated.compactMap { byID[$0] }
-                if inserted.isEmpty && updated.isEmpty && net.deleted.isEmpty { continue }
-                return Changes(
-                    inserted: inserted, updated: updated, deleted: net.deleted, newToken: HistoryToken(position: position))
+                let deleted = net.deleted.filter { deletion in
+                    HistoryVisibility.showsDeletion(
+                        of: deletion.entityID, on: source.stream, recordedFor: deletion.client,
+                        earliestDate: deletion.earliestDate, to: access)
+                }.map(\.entityID)
+                if inserted.isEmpty && updated.isEmpty && deleted.isEmpty { continue }
+                return Changes(inserted: inserted, updated: updated, deleted: deleted, newToken: HistoryToken(position: position))
             }
 
             guard isMonitoring else { return nil }
@@ -99,24 +103,26 @@ actor HistoryReader<Model: Identifiable & Sendable> where Model.ID == UUID {
     }
 
     /// The net effect of a window of change records on each record: inserted then deleted is
-    /// nothing; anything that ends deleted is deleted; otherwise inserted if it began with an
-    /// insert, else updated. Order of first appearance is kept.
-    static func coalesce(_ records: [FinanceChange]) -> (inserted: [UUID], updated: [UUID], deleted: [UUID]) {
+    /// nothing; anything that ends deleted is deleted (with its last record, which says what the
+    /// log kept of it); otherwise inserted if it began with an insert, else updated. Order of
+    /// first appearance is kept.
+    static func coalesce(_ records: [FinanceChange]) -> (inserted: [UUID], updated: [UUID], deleted: [FinanceChange]) {
         var first: [UUID: FinanceChange.Kind] = [:]
-        var last: [UUID: FinanceChange.Kind] = [:]
+        var last: [UUID: FinanceChange] = [:]
         var order: [UUID] = []
         for record in records {
             if first[record.entityID] == nil {
                 first[record.entityID] = record.kind
                 order.append(record.entityID)
             }
-            last[record.entityID] = record.kind
+            last[record.entityID] = record
         }
-        var result: (inserted: [UUID], updated: [UUID], deleted: [UUID]) = ([], [], [])
+        var result: (inserted: [UUID], updated: [UUID], deleted: [FinanceChange]) = ([], [], [])
         for id in order {
-            switch (first[id], last[id]) {
-            case (.insert?, .delete?): continue
-            case (_, .delete?): result.deleted.append(id)
+            guard let final = last[id] else { continue }
+            switch (first[id], final.kind) {
+            case (.insert?, .delete): continue
+            case (_, .delete): result.deleted.append(final)
             case (.insert?, _): result.inserted.append(id)
             default: result.updated.append(id)
             }

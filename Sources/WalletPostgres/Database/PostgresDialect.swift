@@ -34,8 +34,8 @@ struct PostgresDialect: SQLDialect {
     var appendFinanceChange: String {
         """
         WITH next AS (UPDATE financeChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value)
-        INSERT INTO financeChanges (sequence, stream, entityID, kind, client, recordedAt)
-        SELECT value, $1, $2, $3, $4, $5 FROM next
+        INSERT INTO financeChanges (sequence, stream, entityID, kind, client, recordedAt, earliestDate)
+        SELECT value, $1, $2, $3, $4, $5, $6 FROM next
         """
     }
 

@@ -39,6 +39,8 @@ enum PostgresSchema {
                 "INSERT INTO accessVersion (id, version) VALUES (1, 0)",
             ]),
         signIn,
+        // SQLite's finance.v5: a deletion's earliest date, for the grant's date filter.
+        PostgresMigration(version: 9, name: "finance.v5", statements: ["ALTER TABLE financeChanges ADD COLUMN earliestDate BIGINT"]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

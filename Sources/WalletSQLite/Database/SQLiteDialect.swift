@@ -38,7 +38,7 @@ struct SQLiteDialect: SQLDialect {
     /// The log's `sequence` is an `AUTOINCREMENT` key: one writer at a time, so numbers are
     /// taken in commit order.
     var appendFinanceChange: String {
-        "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt) VALUES ($1, $2, $3, $4, $5)"
+        "INSERT INTO financeChanges (stream, entityID, kind, client, recordedAt, earliestDate) VALUES ($1, $2, $3, $4, $5, $6)"
     }
 
     var orderVersionWrites: any OrderVersionWrites { SQLiteOrderVersionWrites() }

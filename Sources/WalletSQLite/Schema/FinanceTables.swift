@@ -168,5 +168,12 @@ enum FinanceTables {
                     INSERT INTO deliveryPlanner (id) VALUES (1);
                     """)
         }
+
+        // A deletion remembers the earliest of the deleted record's dates a grant applies to, so
+        // that a client's history (and its deliveries) leave out deletions it was never to see
+        // (issue 40).
+        migrator.registerMigration("finance.v5") { db in
+            try db.execute(sql: "ALTER TABLE financeChanges ADD COLUMN earliestDate INTEGER")
+        }
     }
 }

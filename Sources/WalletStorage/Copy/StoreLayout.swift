@@ -48,7 +48,7 @@ package enum StoreLayout {
         CopiedTable("balances", ["id", "accountID", "availableAsOf", "bookedAsOf", "currencyCode", "record"]),
         CopiedTable(
             "transactions", FinanceRows.transactionColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }),
-        CopiedTable("financeChanges", ["sequence", "stream", "entityID", "kind", "client", "recordedAt"]),
+        CopiedTable("financeChanges", ["sequence", "stream", "entityID", "kind", "client", "recordedAt", "earliestDate"]),
         // Background delivery: the endpoints with their secrets, each type's place in the change
         // log (whose numbers the copy keeps), and the deliveries decided and not yet sent.
         CopiedTable(

@@ -213,14 +213,14 @@ struct PlanningPass {
             withDates
             ? """
             SELECT c.sequence, c.stream, c.entityID, c.kind, c.client, t.transactionDate, b.availableAsOf, b.bookedAsOf,
-              t.id IS NOT NULL OR b.id IS NOT NULL
+              t.id IS NOT NULL OR b.id IS NOT NULL, c.earliestDate
             FROM financeChanges c
             LEFT JOIN transactions t ON c.kind <> 'delete' AND substr(c.stream, 1, 13) = 'transactions/' AND t.id = c.entityID
             LEFT JOIN balances b ON c.kind <> 'delete' AND substr(c.stream, 1, 9) = 'balances/' AND b.id = c.entityID
             WHERE c.sequence > $1 AND c.sequence <= $2 ORDER BY c.sequence LIMIT $3
             """
             : """
-            SELECT sequence, stream, entityID, kind, client FROM financeChanges
+            SELECT sequence, stream, entityID, kind, client, NULL, NULL, NULL, NULL, earliestDate FROM financeChanges
             WHERE sequence > $1 AND sequence <= $2 ORDER BY sequence LIMIT $3
             """
         let records = try await connection.fetch(sql, [.integer(after), .integer(through), .integer(Int64(limit))]) { row in
@@ -242,7 +242,8 @@ struct PlanningPass {
             }
             return LoggedChange(
                 sequence: try row.integer(0), stream: stream, entityID: id, kind: kind,
-                client: try row.optionalText(4).flatMap(ClientIdentifier.init(rawValue:)))
+                client: try row.optionalText(4).flatMap(ClientIdentifier.init(rawValue:)),
+                earliestDate: try row.optionalInteger(9).map(Microseconds.date))
         }
         return (records, withDates ? dates : nil)
     }

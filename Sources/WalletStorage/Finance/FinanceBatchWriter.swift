@@ -35,9 +35,9 @@ struct FinanceBatchWriter {
             accountExists = "SELECT 1 FROM accounts WHERE id = $1 \(lock)"
             accountCurrency = "SELECT currencyCode FROM accounts WHERE id = $1 \(dialect.sharingRead)"
             balance = "SELECT record FROM balances WHERE id = $1 \(lock)"
-            balanceAccount = "SELECT accountID FROM balances WHERE id = $1 \(lock)"
+            balanceAccount = "SELECT accountID, availableAsOf, bookedAsOf FROM balances WHERE id = $1 \(lock)"
             transaction = "SELECT \(FinanceRows.transactionColumns) FROM transactions WHERE id = $1 \(lock)"
-            transactionAccount = "SELECT accountID FROM transactions WHERE id = $1 \(lock)"
+            transactionAccount = "SELECT accountID, transactionDate, NULL FROM transactions WHERE id = $1 \(lock)"
         }
     }
 
@@ -112,7 +112,9 @@ struct FinanceBatchWriter {
             try await connection.execute(
                 "UPDATE balances SET accountID = $2, availableAsOf = $3, bookedAsOf = $4, currencyCode = $5, record = $6 WHERE id = $1",
                 arguments)
-            try await recordMove(previous.accountID, balance.accountID, balance.id, stream: HistoryStream.balances(accountID:))
+            try await recordMove(
+                previous.accountID, balance.accountID, balance.id, stream: HistoryStream.balances(accountID:),
+                earliestDate: [previous.available?.asOfDate, previous.booked?.asOfDate].compactMap { $0 }.min())
             summary.balances.updated += 1
         } else {
             try await connection.execute(
@@ -124,9 +126,9 @@ struct FinanceBatchWriter {
     }
 
     mutating func deleteBalance(_ id: UUID) async throws {
-        guard let accountID = try await accountID(of: id, reading: reads.balanceAccount) else { return }
+        guard let stored = try await located(id, reading: reads.balanceAccount) else { return }
         try await connection.execute("DELETE FROM balances WHERE id = $1", [.text(id.uuidString)])
-        try await record(.balances(accountID: accountID), id, .delete)
+        try await record(.balances(accountID: stored.account), id, .delete, earliestDate: stored.earliestDate)
         summary.balances.deleted += 1
     }
 
@@ -147,7 +149,8 @@ struct FinanceBatchWriter {
             try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(transaction.id.uuidString)])
             try await connection.execute(Self.insertTransaction, FinanceRows.arguments(transaction))
             try await recordMove(
-                previous.accountID, transaction.accountID, transaction.id, stream: HistoryStream.transactions(accountID:))
+                previous.accountID, transaction.accountID, transaction.id, stream: HistoryStream.transactions(accountID:),
+                earliestDate: previous.transactionDate)
             summary.transactions.updated += 1
         } else {
             try await connection.execute(Self.insertTransaction, FinanceRows.arguments(transaction))
@@ -157,9 +160,9 @@ struct FinanceBatchWriter {
     }
 
     mutating func deleteTransaction(_ id: UUID) async throws {
-        guard let accountID = try await accountID(of: id, reading: reads.transactionAccount) else { return }
+        guard let stored = try await located(id, reading: reads.transactionAccount) else { return }
         try await connection.execute("DELETE FROM transactions WHERE id = $1", [.text(id.uuidString)])
-        try await record(.transactions(accountID: accountID), id, .delete)
+        try await record(.transactions(accountID: stored.account), id, .delete, earliestDate: stored.earliestDate)
         summary.transactions.deleted += 1
     }
 
@@ -181,24 +184,35 @@ struct FinanceBatchWriter {
         return currency
     }
 
-    /// The account a stored balance or transaction belongs to; nil when it is not stored.
-    private func accountID(of id: UUID, reading statement: String) async throws -> UUID? {
-        try await connection.text(statement, [.text(id.uuidString)]).flatMap(UUID.init(uuidString:))
+    /// The account a stored balance or transaction belongs to, and the earliest of its dates a
+    /// grant applies to (`statement` reads the account and up to two dates); nil when it is not
+    /// stored.
+    private func located(_ id: UUID, reading statement: String) async throws -> (account: UUID, earliestDate: Date?)? {
+        try await connection.fetchOne(statement, [.text(id.uuidString)]) { row -> (UUID, Date?)? in
+            guard let account = UUID(uuidString: try row.text(0)) else { return nil }
+            let dates = try [row.optionalInteger(1), row.optionalInteger(2)].compactMap { $0 }
+            return (account, dates.min().map(Microseconds.date))
+        } ?? nil
     }
 
     /// An update: in place, or, when the record moved to another account, a delete from the
-    /// old account's stream and an insert into the new one's.
-    private func recordMove(_ from: UUID, _ to: UUID, _ id: UUID, stream: (UUID) -> HistoryStream) async throws {
+    /// old account's stream (with the earliest of its dates before the move) and an insert into
+    /// the new one's.
+    private func recordMove(
+        _ from: UUID, _ to: UUID, _ id: UUID, stream: (UUID) -> HistoryStream, earliestDate: Date?
+    ) async throws {
         if from == to {
             try await record(stream(to), id, .update)
         } else {
-            try await record(stream(from), id, .delete)
+            try await record(stream(from), id, .delete, earliestDate: earliestDate)
             try await record(stream(to), id, .insert)
         }
     }
 
-    private func record(_ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind) async throws {
-        try await log.record(stream, id, kind, recordedAt: recordedAt, on: connection)
+    private func record(
+        _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, earliestDate: Date? = nil
+    ) async throws {
+        try await log.record(stream, id, kind, earliestDate: earliestDate, recordedAt: recordedAt, on: connection)
     }
 
     private func ids(_ sql: String, _ id: UUID) async throws -> [UUID] {

@@ -26,16 +26,17 @@ package struct FinanceChangeLog: Sendable {
         return (max(latest, compacted), compacted)
     }
 
-    /// One record: for every client (`client` nil) or for one.
+    /// One record: for every client (`client` nil) or for one; a deletion of a balance or
+    /// transaction with the earliest of the record's dates a grant applies to.
     func record(
-        _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil, recordedAt: Int64,
-        on connection: any SQLConnection
+        _ stream: HistoryStream, _ id: UUID, _ kind: FinanceChange.Kind, client: ClientIdentifier? = nil,
+        earliestDate: Date? = nil, recordedAt: Int64, on connection: any SQLConnection
     ) async throws {
         try await connection.execute(
             dialect.appendFinanceChange,
             [
                 .text(stream.description), .text(id.uuidString), .text(kind.rawValue), .text(client?.rawValue),
-                .integer(recordedAt),
+                .integer(recordedAt), .instant(earliestDate),
             ])
     }
 

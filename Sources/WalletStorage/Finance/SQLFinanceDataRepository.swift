@@ -134,7 +134,7 @@ package final class SQLFinanceDataRepository: FinanceDataRepository {
             try await executor.read { connection in
                 try await connection.fetch(
                     """
-                    SELECT sequence, entityID, kind FROM financeChanges
+                    SELECT sequence, entityID, kind, client, earliestDate FROM financeChanges
                     WHERE stream = $1 AND sequence > $2 AND sequence <= $3 AND (client IS NULL OR client = $4)
                     ORDER BY sequence LIMIT $5
                     """, arguments
@@ -145,7 +145,10 @@ package final class SQLFinanceDataRepository: FinanceDataRepository {
                     guard let kind = FinanceChange.Kind(rawValue: kindText) else {
                         throw FinanceRows.CorruptRow(column: 2, value: kindText)
                     }
-                    return FinanceChange(sequence: try row.integer(0), entityID: id, kind: kind)
+                    return FinanceChange(
+                        sequence: try row.integer(0), entityID: id, kind: kind,
+                        client: try row.optionalText(3).flatMap(ClientIdentifier.init(rawValue:)),
+                        earliestDate: try row.optionalInteger(4).map(Microseconds.date))
                 }
             }
         }
