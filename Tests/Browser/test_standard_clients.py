@@ -1,6 +1,6 @@
 """The service as client developers meet it through libraries written elsewhere, used as their
 documentation says: a webhook receiver verifying deliveries with `standardwebhooks` and with
-Stripe's SDK."""
+Stripe's SDK; a history stream read with `httpx-sse`."""
 
 import http.server as httpserver
 import json
@@ -9,9 +9,11 @@ import threading
 import time
 import urllib.request
 
+import httpx
 import pytest
 import standardwebhooks
 import stripe
+from httpx_sse import connect_sse
 
 from client import OAuthClient
 from conftest import Pages
@@ -106,3 +108,28 @@ def test_a_delivery_verifies_with_standardwebhooks_and_with_stripes_sdk(browser,
     assert event["deliveryID"] == payload["deliveryID"]
     with pytest.raises(stripe.SignatureVerificationError):
         stripe.Webhook.construct_event(body, headers["wallet-signature"], endpoint["secret"] + "x")
+
+
+def test_a_revoked_clients_stream_ends_with_its_event_and_a_finished_response_httpx_sse(browser, hooks, callback):
+    pages = Pages(browser, hooks)
+    redirect = callback.origin + "/stream/callback"
+    client_id, secret = hooks.register_client("Streamer", redirect)
+    client = OAuthClient(hooks.urls[0], client_id, secret, redirect)
+    pages.open(hooks.urls[0] + "/finance/sign-in")
+    if pages.heading() == "Sign In":
+        pages.sign_in()
+    token = client.exchange(pages.authorize(client, [CHECKING])["code"]).json()["access_token"]
+    url = f"{hooks.urls[0]}/finance/v1/history/accounts/{CHECKING}/transactions"
+    events = []
+    with httpx.Client(timeout=30) as http:
+        with connect_sse(http, "GET", url, headers={"Authorization": "Bearer " + token}) as source:
+            for event in source.iter_sse():
+                events.append(event)
+                if len(events) == 1:
+                    # The catch-up came; now the operator revokes the client.
+                    assert event.event == "changes"
+                    hooks.orders(["finance", "clients", "revoke", client_id])
+    # httpx-sse read the stream to its proper end (no "peer closed connection without sending
+    # complete message body"), and the last event says why.
+    assert [event.event for event in events][-1] == "revoked"
+    assert json.loads(events[-1].data)["code"] == "consent.invalidToken"

@@ -16,7 +16,7 @@ final class RawConnection: @unchecked Sendable {
         guard socket >= 0 else { throw RawConnectionError(message: "socket: \(String(cString: strerror(errno)))") }
         let fail = { (step: String) -> RawConnectionError in
             let error = RawConnectionError(message: "\(step): \(String(cString: strerror(errno)))")
-            close(self.socket)
+            Glibc.close(self.socket)
             return error
         }
         if let source, Self.withAddress(source, port: 0, { bind(socket, $0, $1) }) != 0 { throw fail("bind \(source)") }
@@ -26,7 +26,13 @@ final class RawConnection: @unchecked Sendable {
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(socket) }
+    deinit { Glibc.close(socket) }
+
+    /// Leaves, as a client that is done does: both directions shut (the server reads end of
+    /// stream), the descriptor freed when this object goes.
+    func close() {
+        Glibc.shutdown(socket, Int32(SHUT_RDWR))
+    }
 
     /// `body` with an IPv4 socket address of `ip` and `port`.
     private static func withAddress(_ ip: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
@@ -129,10 +135,11 @@ final class RawConnection: @unchecked Sendable {
     /// What arrives up to and including `marker` (a stream read piece by piece: Server-Sent
     /// Events), or nil when the connection ends or its timeout passes first. What came after the
     /// marker is kept for the next call.
-    func read(until marker: String) -> String? {
+    func read(until marker: String, deadline: ContinuousClock.Instant? = nil) -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let pattern = Data(marker.utf8)
         while pending.range(of: pattern) == nil {
+            if let deadline, ContinuousClock.now > deadline { return nil }
             let count = recv(socket, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
             pending.append(contentsOf: buffer[0..<count])
@@ -181,8 +188,8 @@ extension RawConnection {
         await Self.offThread { self.response() }
     }
 
-    func read(until marker: String) async -> String? {
-        await Self.offThread { self.read(until: marker) }
+    func read(until marker: String, deadline: ContinuousClock.Instant? = nil) async -> String? {
+        await Self.offThread { self.read(until: marker, deadline: deadline) }
     }
 
     func responseStatus() async -> Int? {

@@ -15,8 +15,10 @@ import WalletWire
 /// left — call again with `newToken` until then. With `Accept: text/event-stream` it is
 /// `isMonitoring`: Server-Sent Events, one `changes` event per batch whose `id` is the batch's
 /// token, so a reconnecting `EventSource` resumes from `Last-Event-ID`; a comment every 15 s keeps
-/// proxies from closing it, and the stream ends when the access token expires (reconnect with a
-/// new one) or the server stops.
+/// proxies from closing it. Every poll checks the access token again; the stream ends — with an
+/// event saying why (``StreamEnding``) and a properly finished response — when the token expires
+/// or is revoked, the client's access is withdrawn, the data is restricted, or the server stops,
+/// and its place is given back as soon as the client closes the connection.
 struct HistoryRoutes: Sendable {
     typealias Context = OrdersRequestContext
 
@@ -86,40 +88,65 @@ struct HistoryRoutes: Sendable {
         let opening = try await first.next()
         let client = access.client.rawValue
         guard streams.open(for: client) else { throw ServiceRequestError.rateLimited(retryAfter: 15) }
+        let slot = StreamSlot(limiter: streams, client: client)
+        let presented = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) ?? ""
+        let consent = wallet.consent
         let pollInterval = wallet.configuration.history.pollInterval
         let expiresAt = access.expiresAt
         let clock = wallet.configuration.clock
+        let logger = context.logger
         let body = ResponseBody { writer in
-            defer { streams.close(for: client) }
-            // The stream ends when the server begins to stop, within one poll.
-            let stopping = Mutex(false)
-            try await withGracefulShutdownHandler {
-                var token = since
-                var pending = opening
-                var lastWrite = ContinuousClock.now
-                while clock() < expiresAt, !stopping.withLock({ $0 }) {
-                    if let changes = pending {
-                        let batch = Batch(
-                            stream: stream, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
-                            newToken: changes.newToken, caughtUp: false)
-                        try await writer.write(ByteBuffer(string: try Self.event(batch)))
-                        token = changes.newToken
-                        lastWrite = .now
-                    } else {
-                        if ContinuousClock.now - lastWrite >= Self.keepAliveInterval {
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            defer { slot.release() }
+            let ending = StreamEndingLatch()
+            try await request.body.consumeWithInboundCloseHandler { _ in
+                try await withGracefulShutdownHandler {
+                    var token = since
+                    var pending = opening
+                    var lastWrite = ContinuousClock.now
+                    while ending.reason == nil {
+                        if let changes = pending {
+                            let batch = Batch(
+                                stream: stream, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                                newToken: changes.newToken, caughtUp: false)
+                            try await writer.write(ByteBuffer(string: try Self.event(batch)))
+                            token = changes.newToken
                             lastWrite = .now
+                        } else {
+                            if ContinuousClock.now - lastWrite >= Self.keepAliveInterval {
+                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                                lastWrite = .now
+                            }
+                            try await Task.sleep(for: pollInterval)
                         }
-                        try await Task.sleep(for: pollInterval)
+                        guard clock() < expiresAt else {
+                            ending.end(.expired)
+                            break
+                        }
+                        // Every poll asks again who the stream serves: a token revoked on any
+                        // instance ends it before anything more is read for it.
+                        do {
+                            _ = try await consent.authenticate(accessToken: presented)
+                            pending = try await history(store, token, false).makeAsyncIterator().next()
+                        } catch is CancellationError {
+                            throw CancellationError()
+                        } catch {
+                            ending.end(StreamEnding(error))
+                        }
                     }
-                    let iterator = history(store, token, false).makeAsyncIterator()
-                    pending = try await iterator.next()
+                    if let event = ending.reason?.event {
+                        try await writer.write(ByteBuffer(string: event))
+                    }
+                } onGracefulShutdown: {
+                    ending.end(.shutdown)
                 }
-                if clock() >= expiresAt { try await writer.write(ByteBuffer(string: "event: expired\ndata: {}\n\n")) }
-            } onGracefulShutdown: {
-                stopping.withLock { $0 = true }
+            } onInboundClosed: {
+                ending.end(.clientLeft)
+                slot.release()
             }
-            try await writer.finish(nil)
+            if case .failed(let code, let message) = ending.reason {
+                logger.error("history stream ended: \(code): \(message)")
+            }
+            if ending.reason != .clientLeft { try await writer.finish(nil) }
         }
         var headers = FinanceAPIRoutes.noStore
         headers[.contentType] = "text/event-stream"

@@ -106,6 +106,18 @@ struct ServeCommand: AsyncParsableCommand {
     var maximumDeliveryEndpoints = BackgroundDeliveryPolicy().maximumEndpointsPerClient
 
     @Option(
+        name: .customLong("max-history-streams"),
+        help: ArgumentHelp(
+            "The most history streams (Server-Sent Events) open at once on this instance; more are answered 429.",
+            valueName: "count"))
+    var maximumHistoryStreams = ServiceLimits.default.historyStreams
+
+    @Option(
+        name: .customLong("max-history-streams-per-client"),
+        help: ArgumentHelp("The most history streams one financial-data client may hold open at once.", valueName: "count"))
+    var maximumHistoryStreamsPerClient = ServiceLimits.default.historyStreamsPerClient
+
+    @Option(
         name: .customLong("outbox-lease"),
         help: ArgumentHelp(
             "How long a push or delivery being sent is kept from other instances; one that dies holding it delays it this much.",
@@ -113,6 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
     var outboxLease = 60
 
     func validate() throws {
+        guard (1...100_000).contains(maximumHistoryStreams), (1...1_000).contains(maximumHistoryStreamsPerClient) else {
+            throw ValidationError("--max-history-streams takes 1…100000 and --max-history-streams-per-client 1…1000")
+        }
         guard (1...3_600).contains(outboxLease) else {
             throw ValidationError("--outbox-lease must be 1…3600 seconds, not \(outboxLease)")
         }
@@ -151,6 +166,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Orders.logLevel(default: .info)
         var limits = ServiceLimits.default
         limits.requestReadTimeout = .seconds(requestTimeout)
+        limits.historyStreams = maximumHistoryStreams
+        limits.historyStreamsPerClient = maximumHistoryStreamsPerClient
         var configuration = OrdersServer.Configuration(
             host: host, port: port, idleTimeout: .seconds(idleTimeout), shutdownTimeout: .seconds(shutdownTimeout),
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
