@@ -130,7 +130,11 @@ struct HistoryRoutes: Sendable {
                         } catch is CancellationError {
                             throw CancellationError()
                         } catch {
-                            ending.end(StreamEnding(error))
+                            // A revocation also ends the token's history cursors: a read that
+                            // failed just after the check asks the token once more, so that a
+                            // revocation is named as such.
+                            let revoked = (try? await consent.authenticate(accessToken: presented)) == nil
+                            ending.end(revoked ? StreamEnding(ConsentError.invalidToken) : StreamEnding(error))
                         }
                     }
                     if let event = ending.reason?.event {

@@ -44,12 +44,18 @@ enum StreamEnding: Equatable, Sendable {
     var event: String? {
         let (name, code, message): (String, String?, String)
         switch self {
-        case .expired: (name, code, message) = ("expired", "consent.invalidToken", "the access token expired; reconnect with a new one")
-        case .revoked(let why, let text): (name, code, message) = ("revoked", why, text)
-        case .restricted: (name, code, message) = ("restricted", "finance.dataRestricted", "financial data is restricted; reconnect later")
-        case .shutdown: (name, code, message) = ("shutdown", nil, "the server is stopping; reconnect with Last-Event-ID")
-        case .failed(let why, let text): (name, code, message) = ("error", why, text)
-        case .clientLeft: return nil
+        case .expired:
+            (name, code, message) = ("expired", "consent.invalidToken", "the access token expired; reconnect with a new one")
+        case .revoked(let why, let text):
+            (name, code, message) = ("revoked", why, text)
+        case .restricted:
+            (name, code, message) = ("restricted", "finance.dataRestricted", "financial data is restricted; reconnect later")
+        case .shutdown:
+            (name, code, message) = ("shutdown", nil, "the server is stopping; reconnect with Last-Event-ID")
+        case .failed(let why, let text):
+            (name, code, message) = ("error", why, text)
+        case .clientLeft:
+            return nil
         }
         let data = (try? WireFormat.line(Payload(code: code, message: message))) ?? "{}"
         return "event: \(name)\ndata: \(data)\n\n"
