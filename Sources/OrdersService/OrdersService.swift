@@ -38,10 +38,16 @@ public struct OrdersService: Sendable {
         public var trustedProxies: Set<String>
         /// This server speaks TLS itself: the pages' cookies are `Secure`.
         public var servesTLS: Bool
+        /// The origin (`https://wallet.example`) clients and browsers reach the service at, behind
+        /// whatever proxy: the OAuth issuer identifier the authorization server's metadata and every
+        /// authorization response (`iss`) carry. Nil: each request's own scheme and `Host`, which
+        /// is right only when the service is reached directly.
+        public var publicURL: String?
 
         public init(
             basePath: String = "/", limits: ServiceLimits = .default, metrics: ServiceMetrics = ServiceMetrics(),
-            logger: Logger = Logger(label: "orders.serve"), trustedProxies: Set<String> = [], servesTLS: Bool = false
+            logger: Logger = Logger(label: "orders.serve"), trustedProxies: Set<String> = [], servesTLS: Bool = false,
+            publicURL: String? = nil
         ) {
             self.basePath = basePath
             self.limits = limits
@@ -49,6 +55,7 @@ public struct OrdersService: Sendable {
             self.logger = logger
             self.trustedProxies = trustedProxies
             self.servesTLS = servesTLS
+            self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         }
     }
 
@@ -72,7 +79,8 @@ public struct OrdersService: Sendable {
         router.add(middleware: ServiceMiddleware(metrics: configuration.metrics, routes: table))
         router.add(
             middleware: ForwardedClientMiddleware(
-                trustedProxies: configuration.trustedProxies, servesTLS: configuration.servesTLS))
+                trustedProxies: configuration.trustedProxies, servesTLS: configuration.servesTLS,
+                publicURL: configuration.publicURL))
         let base = Self.normalized(basePath: configuration.basePath)
         let deviceGroup = router.group(RouterPath(base.isEmpty ? "/" : base))
         let archives = ArchiveCache(byteLimit: configuration.limits.archiveCacheSize)

@@ -72,6 +72,10 @@ public protocol ConsentRepository: Sendable {
     ) async throws(StorageError) -> RefreshOutcome
     /// Deletes every token of the family.
     func revokeTokens(family: String) async throws(StorageError)
+    /// RFC 7009: `client` revokes one of its own tokens — an access token alone, a refresh token
+    /// with its whole family (every token of the same grant). False, and nothing changed, for a
+    /// token that does not exist or is another client's.
+    func revokeToken(digest: String, client: ClientIdentifier) async throws(StorageError) -> Bool
 
     // MARK: Housekeeping
 

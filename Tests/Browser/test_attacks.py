@@ -1,12 +1,14 @@
 """Attacks, each a test: a forged form post, an open redirect through redirect_uri, a code
 replayed, exchanged without its verifier, by another client or after it expired, the consent page
-framed by another origin, a client reading an account it was not granted, and sign-in guessing."""
+framed by another origin, a client reading an account it was not granted, sign-in guessing, a
+public client's code asked for from another site, and paths a browser reads as another host."""
 
 import time
 import urllib.parse
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from client import OAuthClient, http
 from deployment import CARD, CHECKING, SAVINGS, Deployment
@@ -129,6 +131,49 @@ def test_the_consent_sheet_cannot_be_framed_by_another_origin(pages, deployment,
     finally:
         pages.driver.switch_to.default_content()
     assert any("frame-ancestors" in entry["message"] for entry in pages.driver.get_log("browser"))
+
+
+def test_a_public_clients_code_is_never_issued_without_a_click_even_through_the_cross_site_bounce(
+        pages, deployment, receipts, signed_in, callback):
+    # The owner once shared with the public client (an app on a device).
+    first = authorize(pages, receipts, [CHECKING])
+    assert first["code"].startswith("woc_")
+    # An attacker who knows its id and redirect URI, with a PKCE challenge of its own, makes the
+    # owner's browser ask from another site: the Strict cookie does not go with that navigation,
+    # the page reloads itself from this site (which brings it)...
+    attack = receipts.authorization_url(state="attacker-state")
+    callback.pages["/lure"] = (f'<!DOCTYPE html><title>lure</title>'
+                               f'<script>location.href = {attack!r}</script>')
+    callback.received.clear()
+    pages.open(callback.origin + "/lure")
+    pages.wait_for_url(receipts.server)
+    WebDriverWait(pages.driver, 20).until(lambda d: d.find_elements(By.TAG_NAME, "h1")
+                                          and d.find_element(By.TAG_NAME, "h1").text.startswith("Continue Sharing"))
+    # ...and finds a page that asks, not a redirect with a code.
+    assert pages.heading() == "Continue Sharing with “Receipt Scanner”?"
+    assert "Everyday Account" in pages.driver.page_source
+    assert not any("attacker-state" in path for path in callback.received)
+    pages.check_accessible("confirmation")
+    pages.check_fits("confirmation")
+    pages.screenshot("consent-confirm")
+    # Only the owner's tap gives one, with the issuer (RFC 9207).
+    pages.click_button("Continue")
+    answer = pages.callback_parameters(receipts.redirect_uri)
+    assert answer["code"].startswith("woc_") and answer["state"] == "attacker-state"
+    assert answer["iss"] == receipts.server
+
+
+@pytest.mark.parametrize("path", ["//finance/settings", "/%2Ffinance/settings", "/%5Cfinance/settings", "//console/orders"])
+def test_a_path_a_browser_reads_as_another_host_never_bounces_off_site(pages, deployment, signed_in, callback, path):
+    # From another site (no cookie goes with the navigation): the page that reloads itself from
+    # this site must not send the browser to host "finance".
+    callback.pages["/off-site"] = (f'<!DOCTYPE html><title>off-site</title>'
+                                   f'<script>location.href = {deployment.urls[0] + path!r}</script>')
+    pages.open(callback.origin + "/off-site")
+    pages.wait_for_url(deployment.urls[0])
+    pages.wait_loaded()
+    assert urllib.parse.urlparse(pages.driver.current_url).netloc == urllib.parse.urlparse(deployment.urls[0]).netloc
+    assert "request.noRoute" in pages.driver.page_source
 
 
 def test_a_code_taken_after_it_expired_is_refused_and_gone_from_the_store(callback):

@@ -31,7 +31,8 @@ def test_dont_allow_is_cached_and_returned_without_the_sheet(pages, deployment, 
     pages.check_accessible("consent sheet")
     pages.click_button("Don’t Allow")
     answer = pages.callback_parameters(receipts.redirect_uri)
-    assert answer == {"error": "access_denied", "authorization_status": "denied", "state": receipts.state}
+    assert answer == {"error": "access_denied", "authorization_status": "denied", "state": receipts.state,
+                      "iss": receipts.server}
     assert deployment.access(receipts.client_id)["status"] == "denied"
     # Asked again: the cached decision, at once, without the sheet.
     pages.open(receipts.authorization_url())
@@ -47,7 +48,8 @@ def test_cancel_records_nothing(pages, deployment, budget, callback):
     pages.check_fits("consent sheet")
     pages.click_button("Cancel")
     answer = pages.callback_parameters(budget.redirect_uri)
-    assert answer == {"error": "access_denied", "authorization_status": "notDetermined", "state": budget.state}
+    assert answer == {"error": "access_denied", "authorization_status": "notDetermined", "state": budget.state,
+                      "iss": budget.server}
     assert deployment.access(budget.client_id)["status"] == "notDetermined"
     # Cancel on the account picker too.
     pages.open(budget.authorization_url())

@@ -97,5 +97,6 @@ def test_cancel_in_the_picker_shares_nothing(pages, deployment, receipts):
     pages.open(pick_url(receipts))
     pages.click_button("Cancel")
     answer = pages.callback_parameters(receipts.redirect_uri)
-    assert answer == {"error": "access_denied", "authorization_status": "notDetermined", "state": receipts.state}
+    assert answer == {"error": "access_denied", "authorization_status": "notDetermined", "state": receipts.state,
+                      "iss": receipts.server}
     assert deployment.query("SELECT count(*) FROM authorizationCodes WHERE purpose = 'pick' AND usedAt IS NULL") == "0"

@@ -1,6 +1,8 @@
 """The service as client developers meet it through libraries written elsewhere, used as their
-documentation says: a webhook receiver verifying deliveries with `standardwebhooks` and with
-Stripe's SDK; a history stream read with `httpx-sse`."""
+documentation says: authlib configured from the authorization server's metadata (RFC 8414),
+through the code flow with PKCE, the issuer in the response (RFC 9207) and revocation (RFC 7009);
+a webhook receiver verifying deliveries with `standardwebhooks` and with Stripe's SDK; a history
+stream read with `httpx-sse`."""
 
 import http.server as httpserver
 import json
@@ -9,8 +11,14 @@ import threading
 import time
 import urllib.request
 
+import urllib.parse
+
 import httpx
 import pytest
+from authlib.common.security import generate_token
+from authlib.integrations.httpx_client import OAuth2Client
+from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+from selenium.webdriver.common.by import By
 import standardwebhooks
 import stripe
 from httpx_sse import connect_sse
@@ -133,3 +141,46 @@ def test_a_revoked_clients_stream_ends_with_its_event_and_a_finished_response_ht
     # complete message body"), and the last event says why.
     assert [event.event for event in events][-1] == "revoked"
     assert json.loads(events[-1].data)["code"] == "consent.invalidToken"
+
+
+def test_authlib_from_the_metadata_through_the_code_flow_to_revocation(browser, hooks, callback, monkeypatch):
+    # The test deployment speaks plain HTTP on loopback; authlib insists on HTTPS otherwise.
+    monkeypatch.setenv("AUTHLIB_INSECURE_TRANSPORT", "1")
+    server = hooks.urls[0]
+    metadata = AuthorizationServerMetadata(httpx.get(server + "/.well-known/oauth-authorization-server").json())
+    metadata.validate()
+    assert metadata["issuer"] == server
+    assert metadata["code_challenge_methods_supported"] == ["S256"]
+    assert metadata["authorization_response_iss_parameter_supported"] is True
+
+    redirect = callback.origin + "/authlib/callback"
+    client_id, secret = hooks.register_client("Authlib App", redirect)
+    oauth = OAuth2Client(client_id, secret, redirect_uri=redirect, code_challenge_method="S256",
+                         token_endpoint_auth_method="client_secret_basic")
+    verifier = generate_token(64)
+    url, state = oauth.create_authorization_url(metadata["authorization_endpoint"], code_verifier=verifier)
+
+    pages = Pages(browser, hooks)
+    pages.open(url)
+    if pages.heading() == "Sign In":
+        pages.sign_in()
+    pages.click_button("Select Accounts")
+    pages.driver.find_element(By.ID, f"account-{CHECKING}").click()
+    pages.click_button("Share")
+    response = pages.wait_for_url(redirect)
+    answer = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(response).query))
+    assert answer["iss"] == metadata["issuer"] and answer["state"] == state
+
+    token = oauth.fetch_token(metadata["token_endpoint"], authorization_response=response, code_verifier=verifier)
+    accounts = oauth.get(server + "/finance/v1/accounts")
+    assert accounts.status_code == 200 and [a["id"] for a in accounts.json()["accounts"]] == [CHECKING]
+
+    # RFC 7009, as authlib calls it: the refresh token takes the whole grant with it.
+    revoked = oauth.revoke_token(metadata["revocation_endpoint"], token=token["refresh_token"],
+                                 token_type_hint="refresh_token")
+    assert revoked.status_code == 200
+    refused = httpx.get(server + "/finance/v1/accounts", headers={"Authorization": "Bearer " + token["access_token"]})
+    assert refused.status_code == 401 and 'error="invalid_token"' in refused.headers["www-authenticate"]
+    # No credentials at all: a challenge without an error code (RFC 6750 §3.1).
+    bare = httpx.get(server + "/finance/v1/accounts")
+    assert bare.status_code == 401 and bare.headers["www-authenticate"] == 'Bearer realm="finance"'

@@ -22,11 +22,14 @@ struct FinanceWebTests {
         let wallet: WalletStore
         let client: CreatedClient
 
-        func service(trustedProxies: Set<String> = [], limits: ServiceLimits = .default) -> OrdersService {
+        func service(
+            trustedProxies: Set<String> = [], limits: ServiceLimits = .default, publicURL: String? = nil
+        ) -> OrdersService {
             var logger = Logger(label: "test.serve")
             logger.logLevel = .error
             return OrdersService(
-                wallet: wallet, configuration: .init(limits: limits, logger: logger, trustedProxies: trustedProxies))
+                wallet: wallet,
+                configuration: .init(limits: limits, logger: logger, trustedProxies: trustedProxies, publicURL: publicURL))
         }
 
         /// Tokens for the client, sharing the checking account (as the sheet would).
@@ -175,6 +178,138 @@ struct FinanceWebTests {
             body: Self.form([("password", password), ("csrf_token", form.token)]))
     }
 
+    /// Signs the owner in through the form; the session cookie (`name=value`).
+    static func ownerCookie(_ client: some TestClientProtocol) async throws -> String {
+        let form = try await Self.signInForm(client)
+        let signedIn = try await Self.signIn(client, form, password: "correct horse battery")
+        let session = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("orders_session=") })
+        return String(try #require(session.split(separator: ";").first))
+    }
+
+    /// The query of a `Location` URL, as a dictionary.
+    static func query(_ location: String?) -> [String: String] {
+        Dictionary(
+            (URLComponents(string: location ?? "")?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+    }
+
+    @Test(
+        "a public client authorized before gets a one-tap confirmation, never a code without a click; a confidential one the cached code; every answer carries iss"
+    )
+    func publicClientsConfirm() async throws {
+        let fixture = try await Self.fixture()
+        let receipts = try await fixture.wallet.consent.registerClient(
+            name: "Receipts", redirectURIs: ["com.example.receipts:/callback"], isPublic: true)
+        try await fixture.wallet.grant(
+            [AccountGrant(accountID: try #require(UUID(uuidString: Self.checking)))], to: receipts.client.id)
+        _ = try await fixture.tokens()  // the confidential client, authorized as well
+        let app = fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let cookie = try await Self.ownerCookie(client)
+            let challenge = PKCE.challenge(for: "attacker-chosen-verifier-attacker-chosen-verifier-1234")
+            func authorize(_ id: String, _ redirect: String, state: String) async throws -> TestResponse {
+                try await client.executeRequest(
+                    uri: "/finance/authorize?response_type=code&client_id=\(id)&redirect_uri=\(PercentEncoding.encode(redirect))"
+                        + "&state=\(state)&code_challenge=\(challenge)&code_challenge_method=S256",
+                    method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "same-origin"], body: nil)
+            }
+            // The public client: a page, not a redirect with a code.
+            let asked = try await authorize(receipts.client.id.rawValue, "com.example.receipts:/callback", state: "p1")
+            let page = String(buffer: asked.body)
+            #expect(asked.status == .ok && asked.headers[.location] == nil, "\(asked.status)")
+            #expect(page.contains("Continue Sharing with “Receipts”?") && page.contains("Everyday"))
+            // Continue (with the page's token): now the code, and the issuer.
+            let token = try #require(page.range(of: #"name="csrf_token" value=""#).map { page[$0.upperBound...].prefix(64) })
+            var headers = Self.formType
+            headers[.cookie] = cookie
+            let continued = try await client.executeRequest(
+                uri: "/finance/authorize", method: .post, headers: headers,
+                body: Self.form([
+                    ("csrf_token", String(token)), ("decision", "continue"), ("response_type", "code"),
+                    ("client_id", receipts.client.id.rawValue), ("redirect_uri", "com.example.receipts:/callback"),
+                    ("state", "p1"),
+                    ("code_challenge", challenge), ("code_challenge_method", "S256"),
+                ]))
+            let answer = Self.query(continued.headers[.location])
+            #expect(continued.status == .seeOther && answer["code"]?.hasPrefix("woc_") == true && answer["state"] == "p1")
+            #expect(answer["iss"] == "http://localhost")
+            // The confidential client: the cached code at once, with iss.
+            let cached = try await authorize(fixture.client.client.id.rawValue, Self.redirect, state: "c1")
+            let cachedAnswer = Self.query(cached.headers[.location])
+            #expect(cached.status == .seeOther && cachedAnswer["code"] != nil && cachedAnswer["iss"] == "http://localhost")
+            // An error response carries it too.
+            let malformed = try await client.executeRequest(
+                uri:
+                    "/finance/authorize?client_id=\(fixture.client.client.id)&redirect_uri=\(PercentEncoding.encode(Self.redirect))&state=e1",
+                method: .get, headers: [.cookie: cookie], body: nil)
+            let error = Self.query(malformed.headers[.location])
+            #expect(error["error"] == "invalid_request" && error["iss"] == "http://localhost" && error["state"] == "e1")
+        }
+    }
+
+    @Test(
+        "RFC 8414 metadata; RFC 7009 revocation (a refresh token ends its grant, another client's token nothing); a 401 without credentials names no error"
+    )
+    func oauthConventions() async throws {
+        let fixture = try await Self.fixture()
+        let tokens = try await fixture.tokens()
+        let app = fixture.service(publicURL: "https://wallet.example:8443/").application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let metadata = try await client.executeRequest(
+                uri: "/.well-known/oauth-authorization-server", method: .get, headers: [:], body: nil)
+            let document = try Self.json(metadata)
+            #expect(metadata.status == .ok && document["issuer"] as? String == "https://wallet.example:8443")
+            #expect(document["authorization_endpoint"] as? String == "https://wallet.example:8443/finance/authorize")
+            #expect(document["token_endpoint"] as? String == "https://wallet.example:8443/finance/token")
+            #expect(document["revocation_endpoint"] as? String == "https://wallet.example:8443/finance/revoke")
+            #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
+            #expect(document["authorization_response_iss_parameter_supported"] as? Bool == true)
+            #expect(document["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token"])
+
+            let bearer: HTTPFields = [.authorization: "Bearer \(tokens.accessToken)"]
+            #expect(
+                try await client.executeRequest(uri: "/finance/v1/accounts", method: .get, headers: bearer, body: nil).status
+                    == .ok)
+            // No credentials: 401, a challenge without an error code (RFC 6750 §3.1).
+            let bare = try await client.executeRequest(uri: "/finance/v1/accounts", method: .get, headers: [:], body: nil)
+            #expect(bare.status == .unauthorized && bare.headers[.wwwAuthenticate] == #"Bearer realm="finance""#)
+            let wrong = try await client.executeRequest(
+                uri: "/finance/v1/accounts", method: .get, headers: [.authorization: "Bearer woa_nothing"], body: nil)
+            #expect(wrong.headers[.wwwAuthenticate] == #"Bearer realm="finance", error="invalid_token""#)
+
+            let basic =
+                "Basic " + Data("\(fixture.client.client.id.rawValue):\(fixture.client.secret ?? "")".utf8).base64EncodedString()
+            var headers = Self.formType
+            headers[.authorization] = basic
+            func revoke(_ fields: [(String, String)], headers: HTTPFields = headers) async throws -> TestResponse {
+                try await client.executeRequest(uri: "/finance/revoke", method: .post, headers: headers, body: Self.form(fields))
+            }
+            // Unknown and malformed tokens: 200, nothing said.
+            #expect(try await revoke([("token", "wor_" + String(repeating: "A", count: 43))]).status == .ok)
+            #expect(try await revoke([("token", "anything")]).status == .ok)
+            #expect(try await revoke([]).status == .badRequest)
+            // Another client cannot end this client's token.
+            let other = try await fixture.wallet.consent.registerClient(
+                name: "Other", redirectURIs: ["https://other.example/cb"], isPublic: false)
+            var otherHeaders = Self.formType
+            otherHeaders[.authorization] =
+                "Basic " + Data("\(other.client.id.rawValue):\(other.secret ?? "")".utf8).base64EncodedString()
+            #expect(try await revoke([("token", tokens.refreshToken)], headers: otherHeaders).status == .ok)
+            #expect(
+                try await client.executeRequest(uri: "/finance/v1/accounts", method: .get, headers: bearer, body: nil).status
+                    == .ok)
+            // Its own refresh token: the whole grant ends, the access token with it.
+            let revoked = try await revoke([("token", tokens.refreshToken), ("token_type_hint", "refresh_token")])
+            #expect(revoked.status == .ok && revoked.headers[.cacheControl] == "no-store")
+            #expect(
+                try await client.executeRequest(uri: "/finance/v1/accounts", method: .get, headers: bearer, body: nil).status
+                    == .unauthorized)
+            // Without client authentication: RFC 6749's invalid_client.
+            var anonymous = Self.formType
+            anonymous[.authorization] = "Basic " + Data("\(fixture.client.client.id.rawValue):wrong".utf8).base64EncodedString()
+            #expect(try await revoke([("token", tokens.accessToken)], headers: anonymous).status == .unauthorized)
+        }
+    }
+
     @Test("client authentication by password on /authorization is rate-limited per address, as the token endpoint is")
     func clientAuthenticationLimited() async throws {
         let fixture = try await Self.fixture()
@@ -304,7 +439,8 @@ struct FinanceWebTests {
             }
             let none = try await get("/finance/v1/accounts", [:])
             #expect(none.status == .unauthorized)
-            #expect(none.headers[.wwwAuthenticate] == #"Bearer realm="finance", error="invalid_token""#)
+            // No credentials at all: a challenge without an error code (RFC 6750 §3.1; issue 40).
+            #expect(none.headers[.wwwAuthenticate] == #"Bearer realm="finance""#)
             #expect((try Self.json(none)["error"] as? [String: Any])?["code"] as? String == "consent.invalidToken")
             let accounts = try Self.json(try await get("/finance/v1/accounts"))["accounts"] as? [[String: Any]]
             #expect(accounts?.compactMap { $0["id"] as? String } == [Self.checking])

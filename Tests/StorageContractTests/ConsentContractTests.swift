@@ -162,6 +162,26 @@ struct ConsentContractTests {
                 == nil)
     }
 
+    @Test(
+        "RFC 7009: a client revokes an access token alone, a refresh token with its family; another client's token not at all",
+        arguments: BackendFactory.all)
+    func revokeToken(_ factory: BackendFactory) async throws {
+        let consent = try await factory.make().consent
+        try await consent.insertTokens([
+            Self.token("access-1", .access, family: "f1"), Self.token("access-2", .access, family: "f1"),
+            Self.token("refresh-1", .refresh, family: "f1"), Self.token("access-3", .access, family: "f2"),
+        ])
+        #expect(try await !consent.revokeToken(digest: "access-1", client: "com.example.other"))
+        #expect(try await consent.accessToken(digest: "access-1", at: Self.start) != nil)
+        #expect(try await consent.revokeToken(digest: "access-1", client: Self.client))
+        #expect(try await consent.accessToken(digest: "access-1", at: Self.start) == nil)
+        #expect(try await consent.accessToken(digest: "access-2", at: Self.start) != nil)
+        #expect(try await consent.revokeToken(digest: "refresh-1", client: Self.client))
+        #expect(try await consent.accessToken(digest: "access-2", at: Self.start) == nil)
+        #expect(try await consent.accessToken(digest: "access-3", at: Self.start) != nil)
+        #expect(try await !consent.revokeToken(digest: "refresh-1", client: Self.client))
+    }
+
     @Test("clients: taken ids refused, redirect URIs in order, public ones without a secret", arguments: BackendFactory.all)
     func clients(_ factory: BackendFactory) async throws {
         let consent = try await factory.make().consent

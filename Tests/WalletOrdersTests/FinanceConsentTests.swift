@@ -30,6 +30,15 @@ struct FinanceConsentTests {
             return try #require(items.first { $0.name == "code" }?.value)
         }
 
+        /// The answer given at once for `request`, if any (the cached decision of this confidential
+        /// client).
+        func cached(_ request: AuthorizationRequest) async throws -> AuthorizationAnswer? {
+            guard case .answered(let answer) = try await consent.cachedDecision(on: request, from: client.client) else {
+                return nil
+            }
+            return answer
+        }
+
         func redemption(_ code: String, verifier: String? = FinanceConsentTests.verifier) -> CodeRedemption {
             CodeRedemption(code: code, codeVerifier: verifier, redirectURI: FinanceConsentTests.redirect, client: credentials)
         }
@@ -60,7 +69,7 @@ struct FinanceConsentTests {
         let accounts = try await setup.wallet.financeStore(for: client).accounts(query: AccountQuery())
         #expect(accounts.map(\.id) == [WalletFixtures.checking])
         // The decision is cached: asked again, a new code and no sheet.
-        let cached = try #require(try await setup.consent.cachedAnswer(to: setup.request(state: "s2")))
+        let cached = try #require(try await setup.cached(setup.request(state: "s2")))
         #expect(cached.outcome == .code)
         // A second answer does not change the first: still authorized with the checking account only.
         let denied = try await setup.consent.deny(answering: setup.request())
@@ -77,10 +86,10 @@ struct FinanceConsentTests {
         let cancelled = setup.consent.cancel(answering: setup.request())
         #expect(cancelled.location == Self.redirect + "?error=access_denied&authorization_status=notDetermined&state=s1")
         #expect(try await setup.consent.authorizationStatus(of: setup.client.client.id) == .notDetermined)
-        #expect(try await setup.consent.cachedAnswer(to: setup.request()) == nil)
+        #expect(try await setup.cached(setup.request()) == nil)
         let denied = try await setup.consent.deny(answering: setup.request())
         #expect(denied.location == Self.redirect + "?error=access_denied&authorization_status=denied&state=s1")
-        #expect(try await setup.consent.cachedAnswer(to: setup.request())?.outcome == .denied)
+        #expect(try await setup.cached(setup.request())?.outcome == .denied)
     }
 
     @Test("a code expires, is single-use even when the attempt fails, and a replay takes back its tokens, however late")
@@ -94,13 +103,13 @@ struct FinanceConsentTests {
             try await setup.consent.exchange(setup.redemption(code))
         }
         // Without the verifier, then with it: the first attempt used the code up.
-        code = try setup.code(try #require(try await setup.consent.cachedAnswer(to: setup.request())))
+        code = try setup.code(try #require(try await setup.cached(setup.request())))
         await #expect(throws: ConsentError.self) { try await setup.consent.exchange(setup.redemption(code, verifier: nil)) }
         await #expect(throws: ConsentError.invalidGrant("the code was already used")) {
             try await setup.consent.exchange(setup.redemption(code))
         }
         // Replayed after a success: the tokens of the first exchange end.
-        code = try setup.code(try #require(try await setup.consent.cachedAnswer(to: setup.request())))
+        code = try setup.code(try #require(try await setup.cached(setup.request())))
         let tokens = try await setup.consent.exchange(setup.redemption(code))
         await #expect(throws: ConsentError.self) { try await setup.consent.exchange(setup.redemption(code)) }
         await #expect(throws: ConsentError.invalidToken) { try await setup.consent.authenticate(accessToken: tokens.accessToken) }
@@ -109,7 +118,7 @@ struct FinanceConsentTests {
         }
         // Replayed 66 s after it was issued, the sweeper having run since it expired: still known
         // as used, and the tokens its exchange issued — rotated since — end.
-        code = try setup.code(try #require(try await setup.consent.cachedAnswer(to: setup.request())))
+        code = try setup.code(try #require(try await setup.cached(setup.request())))
         let late = try await setup.consent.exchange(setup.redemption(code))
         let rotated = try await setup.consent.refresh(late.refreshToken, client: setup.credentials)
         setup.clock.advance(days: 66.0 / 86_400)
@@ -130,7 +139,7 @@ struct FinanceConsentTests {
         let grants = [AccountGrant(accountID: WalletFixtures.card)]
         _ = try await setup.consent.share(grants, answering: setup.request())
         func fresh() async throws -> String {
-            try setup.code(try #require(try await setup.consent.cachedAnswer(to: setup.request())))
+            try setup.code(try #require(try await setup.cached(setup.request())))
         }
         var redemption = setup.redemption(try await fresh())
         redemption.client = ClientCredentials(id: other.client.id.rawValue, secret: other.secret)

@@ -2,10 +2,13 @@ import Hummingbird
 import OrdersWebProtocol
 import WalletConsent
 import WalletOrders
+import WalletPrimitives
 
 /// Authenticates the financial-data API once, before any of its routes runs: the bearer access
-/// token's client goes into ``OrdersRequestContext/financeAccess``. A missing, unknown or
-/// expired token is `401` with `WWW-Authenticate: Bearer … error="invalid_token"` (RFC 6750).
+/// token's client goes into ``OrdersRequestContext/financeAccess``. An unknown or expired token is
+/// `401` with `WWW-Authenticate: Bearer … error="invalid_token"`; a request without any
+/// credentials `401` with `WWW-Authenticate: Bearer realm="finance"` alone (RFC 6750 §3.1: no
+/// error code when the request carried no authentication).
 struct AccessTokenAuthenticator: RouterMiddleware {
     typealias Context = OrdersRequestContext
 
@@ -13,6 +16,7 @@ struct AccessTokenAuthenticator: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
+        guard request.headers[.authorization] != nil else { throw MissingCredentials() }
         guard let token = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) else {
             throw ConsentError.invalidToken
         }
@@ -20,4 +24,12 @@ struct AccessTokenAuthenticator: RouterMiddleware {
         context.financeAccess = try await wallet.consent.authenticate(accessToken: token)
         return try await next(request, context)
     }
+}
+
+/// A data API request that carried no credentials at all: `consent.invalidToken`'s `401`, whose
+/// challenge names no error (``HTTPStatusTable``).
+struct MissingCredentials: WalletError {
+    var code: String { "consent.invalidToken" }
+    var message: String { "this call needs an access token: Authorization: Bearer <token>" }
+    var category: ErrorCategory { .unauthorized }
 }

@@ -66,6 +66,8 @@ struct FinanceAPIRoutes: Sendable {
                 throw ServiceRequestError.rateLimited(retryAfter: clientAuthentication.retryAfter)
             }
             client = try await wallet.consent.authenticatedClient(ClientCredentials(id: basic.user, secret: basic.password))
+        } else if request.headers[.authorization] == nil {
+            throw MissingCredentials()
         } else {
             throw ConsentError.invalidToken
         }

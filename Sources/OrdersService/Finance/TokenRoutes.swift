@@ -7,8 +7,11 @@ import WalletOrders
 import WalletWire
 
 /// The OAuth endpoints clients call directly: `POST /finance/token` (RFC 6749 §4.1.3 and §6:
-/// `authorization_code` with PKCE, `refresh_token`) and `POST /finance/v1/picked-transactions`
-/// (the transaction picker's code, redeemed once for the chosen transactions).
+/// `authorization_code` with PKCE, `refresh_token`), `POST /finance/revoke` (RFC 7009), `POST
+/// /finance/v1/picked-transactions` (the transaction picker's code, redeemed once for the chosen
+/// transactions), and the authorization server's metadata at
+/// `/.well-known/oauth-authorization-server` (RFC 8414), from which OAuth libraries configure
+/// themselves.
 ///
 /// Their refusals use RFC 6749's shape, `{"error": "invalid_grant", "error_description": …}`,
 /// which OAuth client libraries read — the one place the service does not answer with its own
@@ -22,6 +25,8 @@ struct TokenRoutes: Sendable {
     func add(to router: Router<Context>, table: RouteTable) {
         let finance = router.group("finance")
         table.add(.post, "token", prefix: "/finance", to: finance, use: token)
+        table.add(.post, "revoke", prefix: "/finance", to: finance, use: revoke)
+        table.add(.get, "oauth-authorization-server", prefix: "/.well-known", to: router.group(".well-known"), use: metadata)
         table.add(.post, "v1/picked-transactions", prefix: "/finance", to: finance, use: pickedTransactions)
     }
 
@@ -56,6 +61,25 @@ struct TokenRoutes: Sendable {
                 throw ConsentError.unsupportedGrantType(other ?? "")
             }
         }
+    }
+
+    /// RFC 7009: `token` (and an optional `token_type_hint`, which changes nothing: the token's
+    /// own prefix says what it is). `200` with an empty body whether or not there was such a
+    /// token of this client (§2.2); the client must authenticate as at the token endpoint.
+    @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
+        try await answering(request, context: context) { fields, client in
+            for name in ["token", "token_type_hint"] where fields.values(name).count > 1 {
+                throw ConsentError.invalidRequest("\(name) is given more than once")
+            }
+            guard let token = fields.value("token") else { throw ConsentError.invalidRequest("token is required") }
+            try await wallet.consent.revoke(token: token, client: client)
+            return Response(status: .ok, headers: Self.noStore)
+        }
+    }
+
+    /// RFC 8414's metadata, for this server's issuer (``OrdersRequestContext/publicOrigin``).
+    @Sendable func metadata(_ request: Request, context: Context) async throws -> Response {
+        Response.json(status: .ok, body: AuthorizationServerMetadata(issuer: context.publicOrigin), headers: Self.noStore)
     }
 
     @Sendable func pickedTransactions(_ request: Request, context: Context) async throws -> Response {

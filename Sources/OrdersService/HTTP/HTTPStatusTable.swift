@@ -61,6 +61,8 @@ public enum HTTPStatusTable {
             case .signInThrottled(let seconds): return [.retryAfter: String(seconds)]
             default: return [:]
             }
+        case is MissingCredentials:
+            return [.wwwAuthenticate: #"Bearer realm="finance""#]
         default:
             if error.code == "store.unavailable" { return [.retryAfter: "1"] }
             return error.code == "webService.unauthorized" ? [.wwwAuthenticate: #"AppleOrder realm="orders""#] : [:]

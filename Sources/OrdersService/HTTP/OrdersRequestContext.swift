@@ -17,6 +17,10 @@ public struct OrdersRequestContext: RequestContext {
     public internal(set) var clientAddress: String
     /// The request came over TLS: to this server, or to a trusted proxy that says so.
     public internal(set) var isSecure = false
+    /// The origin (`https://host[:port]`) clients and browsers reach this service at: the
+    /// configured public URL (``OrdersService/Configuration/publicURL``), else this request's own
+    /// scheme and `Host`. The OAuth issuer identifier (RFC 8414, RFC 9207).
+    public internal(set) var publicOrigin = "http://localhost"
     /// What the request's one log line says; shared by the routes and ``ServiceMiddleware``.
     let logLine = RequestLogLine()
     /// The merchant API key the request authenticated with, set by the merchant API's

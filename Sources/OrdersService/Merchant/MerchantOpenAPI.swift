@@ -209,6 +209,81 @@ enum MerchantOpenAPI {
                 }
               }
             },
+            "/finance/revoke": {
+              "post": {
+                "operationId": "revoke",
+                "summary": "Revoke a token (RFC 7009): an access token alone, a refresh token with every token of its grant.",
+                "security": [{"clientCredentials": []}, {}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/x-www-form-urlencoded": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["token"],
+                        "properties": {
+                          "token": { "type": "string" },
+                          "token_type_hint": { "type": "string", "enum": ["access_token", "refresh_token"] },
+                          "client_id": { "type": "string", "description": "With HTTP Basic: may be left out (must then match)." },
+                          "client_secret": {
+                            "type": "string",
+                            "description": "A confidential client's secret, when not sent with HTTP Basic."
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": { "description": "revoked, or not a token of this client (RFC 7009 §2.2): the same answer" },
+                  "400": {
+                    "description": "RFC 6749 §5.2: invalid_request",
+                    "content": { "application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}} }
+                  },
+                  "401": {
+                    "description": "invalid_client (WWW-Authenticate: Basic)",
+                    "content": { "application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}} }
+                  },
+                  "413": { "$ref": "#/components/responses/Error" },
+                  "415": { "$ref": "#/components/responses/Error" },
+                  "429": { "$ref": "#/components/responses/Error" },
+                  "501": { "$ref": "#/components/responses/Error" },
+                  "503": { "$ref": "#/components/responses/Error" }
+                }
+              }
+            },
+            "/.well-known/oauth-authorization-server": {
+              "get": {
+                "operationId": "authorizationServerMetadata",
+                "summary": "The authorization server's metadata (RFC 8414): issuer, endpoints, PKCE S256, iss in responses (RFC 9207).",
+                "responses": {
+                  "200": {
+                    "description": "the metadata",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["issuer", "authorization_endpoint", "token_endpoint", "revocation_endpoint", "code_challenge_methods_supported"],
+                          "properties": {
+                            "issuer": { "type": "string" },
+                            "authorization_endpoint": { "type": "string" },
+                            "token_endpoint": { "type": "string" },
+                            "revocation_endpoint": { "type": "string" },
+                            "response_types_supported": { "type": "array", "items": {"type": "string"} },
+                            "response_modes_supported": { "type": "array", "items": {"type": "string"} },
+                            "grant_types_supported": { "type": "array", "items": {"type": "string"} },
+                            "code_challenge_methods_supported": { "type": "array", "items": {"type": "string"} },
+                            "token_endpoint_auth_methods_supported": { "type": "array", "items": {"type": "string"} },
+                            "revocation_endpoint_auth_methods_supported": { "type": "array", "items": {"type": "string"} },
+                            "authorization_response_iss_parameter_supported": { "type": "boolean" }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
             "/finance/v1/picked-transactions": {
               "post": {
                 "operationId": "pickedTransactions",

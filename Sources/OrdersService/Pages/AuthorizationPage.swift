@@ -17,7 +17,9 @@ enum AuthorizationPage {
     /// The client and redirect URI first: when they do not check out, the page says so and
     /// nothing is sent anywhere (``WalletConsent/ConsentError/unknownClient`` propagates to the
     /// error page). Only then are the other parameters read, and their errors sent to the client.
-    static func read(_ fields: FormFields, wallet: WalletStore, responseTypeRequired: Bool) async throws -> Reading {
+    static func read(
+        _ fields: FormFields, wallet: WalletStore, responseTypeRequired: Bool, issuer: String
+    ) async throws -> Reading {
         let target = try AuthorizationRequest.target(in: fields.pairs)
         let client = try await wallet.consent.client(for: target)
         do {
@@ -29,7 +31,7 @@ enum AuthorizationPage {
                 states.count == 1 && states[0].utf8.count <= 512 && states[0].utf8.allSatisfy({ (0x20...0x7E).contains($0) })
                 ? states[0] : nil
             let answer = wallet.consent.reject(error, target: target, state: state)
-            return .answer(PageResponse.redirect(to: answer.location))
+            return .answer(PageResponse.redirect(to: Self.location(answer, issuer: issuer)))
         }
     }
 
@@ -43,8 +45,15 @@ enum AuthorizationPage {
         RedirectURI.formActionSource(for: request.target.redirectURI).map { [$0] } ?? []
     }
 
-    static func redirect(_ answer: AuthorizationAnswer, for request: AuthorizationRequest) -> Response {
-        PageResponse.redirect(to: answer.location, formActions: formActions(request))
+    /// Back to the client with `answer`, and the issuer (RFC 9207): every authorization response,
+    /// a code or an error, says which server answered, so that a client talking to several cannot
+    /// be made to send one's code to another (RFC 9700 §4.4, mix-up).
+    static func redirect(_ answer: AuthorizationAnswer, for request: AuthorizationRequest, issuer: String) -> Response {
+        PageResponse.redirect(to: location(answer, issuer: issuer), formActions: formActions(request))
+    }
+
+    static func location(_ answer: AuthorizationAnswer, issuer: String) -> String {
+        RedirectURI.adding([("iss", issuer)], to: answer.location)
     }
 }
 
@@ -76,7 +85,7 @@ extension AuthorizationPage {
         _ request: Request, context: OrdersRequestContext, wallet: WalletStore, responseTypeRequired: Bool
     ) async throws -> Step {
         let fields = try PageForm.query(request)
-        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired) {
+        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)
         case .request(let client, let authorization):
             guard let session = context.ownerSession else { return .respond(OwnerGate.signIn(request, context: context)) }
@@ -92,7 +101,7 @@ extension AuthorizationPage {
         let fields = try await PageForm.read(request)
         guard let session = context.ownerSession else { return .respond(OwnerGate.signIn(request, context: context)) }
         try PageForm.checkToken(fields, expected: session.formToken)
-        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired) {
+        switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)
         case .request(let client, let authorization):
             return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))

@@ -10,6 +10,8 @@ struct ForwardedClientMiddleware: RouterMiddleware {
 
     let trustedProxies: Set<String>
     let servesTLS: Bool
+    /// ``OrdersService/Configuration/publicURL``, normalized.
+    let publicURL: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
@@ -28,7 +30,21 @@ struct ForwardedClientMiddleware: RouterMiddleware {
                 context.isSecure = proto.lowercased() == "https"
             }
         }
+        context.publicOrigin = publicURL ?? Self.origin(secure: context.isSecure, authority: request.head.authority)
         return try await next(request, context)
+    }
+
+    /// `scheme://authority` from a request; an authority that is not a plain host (and port) —
+    /// whatever a client put in `Host` — is `localhost`.
+    static func origin(secure: Bool, authority: String?) -> String {
+        let scheme = secure ? "https" : "http"
+        guard let authority, (1...255).contains(authority.utf8.count),
+            authority.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array(".-:[]".utf8).contains(byte)
+            })
+        else { return "\(scheme)://localhost" }
+        return "\(scheme)://\(authority.lowercased())"
     }
 }
 

@@ -138,10 +138,11 @@ struct PickerPages: Sendable {
         let step = try await AuthorizationPage.posted(request, context: context, wallet: wallet, responseTypeRequired: false)
         guard case .proceed(let owner) = step else { return step.response }
         guard owner.fields.value("decision") == "share" else {
-            return AuthorizationPage.redirect(wallet.consent.cancel(answering: owner.authorization), for: owner.authorization)
+            return AuthorizationPage.redirect(
+                wallet.consent.cancel(answering: owner.authorization), for: owner.authorization, issuer: context.publicOrigin)
         }
         let answer = try await wallet.consent.sharePicked(try Self.selection(owner.fields), answering: owner.authorization)
-        return AuthorizationPage.redirect(answer, for: owner.authorization)
+        return AuthorizationPage.redirect(answer, for: owner.authorization, issuer: context.publicOrigin)
     }
 
     /// The `selected` transaction ids, each once, in order; a value that is not an id is refused.

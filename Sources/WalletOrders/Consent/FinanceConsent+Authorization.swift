@@ -45,13 +45,45 @@ extension FinanceConsent {
         try await access.access(for: client).status
     }
 
-    /// The answer to a request the sheet need not be shown for (the decision is cached), or nil
-    /// when it must be: `authorized` → a new code; `denied` → `access_denied`.
-    public func cachedAnswer(to request: AuthorizationRequest) async throws -> AuthorizationAnswer? {
+    /// How a request from `client` is answered, given what the owner decided before.
+    public enum CachedDecision: Sendable, Hashable {
+        /// At once, without a page: `denied` (`access_denied`, which gives nothing away), or
+        /// `authorized` for a confidential client (a code, useless without its secret).
+        case answered(AuthorizationAnswer)
+        /// `authorized`, for a public client: the owner confirms with one tap before a code is
+        /// issued (``continueSharing(answering:)``).
+        case confirm
+        /// `notDetermined`: the consent sheet.
+        case ask
+    }
+
+    /// What the signed-in owner's browser gets for `request` from `client`, FinanceKit's cached
+    /// answer to `requestAuthorization()` — except that a public client never gets a code without
+    /// a click: nothing proves who a public client is (its redirect URI may be claimed by any app
+    /// on the device, or a loopback port by any process), so RFC 8252 §8.6 treats its request as
+    /// if nothing had been approved. A stranger who knows its id and redirect URI, and makes the
+    /// owner's browser ask, would otherwise receive a code for the owner's accounts.
+    public func cachedDecision(
+        on request: AuthorizationRequest, from client: RegisteredClient
+    ) async throws -> CachedDecision {
         switch try await authorizationStatus(of: request.target.clientID) {
-        case .notDetermined: return nil
-        case .denied: return answer(.denied, to: request)
+        case .notDetermined: return .ask
+        case .denied: return .answered(answer(.denied, to: request))
+        case .authorized:
+            if client.isPublic { return .confirm }
+            return .answered(try await codeAnswer(to: request, purpose: .authorization))
+        }
+    }
+
+    /// Continue (the confirmation of an authorized public client): a code if the client is still
+    /// authorized; otherwise the answer its status gives (`denied`, or `notDetermined` as a
+    /// cancellation).
+    public func continueSharing(answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
+        try await control.checkUsable(.financialData, for: "requestAuthorization")
+        switch try await authorizationStatus(of: request.target.clientID) {
         case .authorized: return try await codeAnswer(to: request, purpose: .authorization)
+        case .denied: return answer(.denied, to: request)
+        case .notDetermined: return answer(.cancelled, to: request)
         }
     }
 

@@ -80,6 +80,22 @@ extension FinanceConsent {
         return found
     }
 
+    /// RFC 7009's revocation: the client (authenticated as at the token endpoint) revokes one of
+    /// its tokens — an access token alone; a refresh token, and with it every token of the same
+    /// grant (§2.1's SHOULD). A token that is unknown, expired, malformed or another client's
+    /// changes nothing and is no error (§2.2: the client could do nothing with one), so the answer
+    /// tells nothing about tokens not the client's.
+    ///
+    /// - Throws: ``WalletConsent/ConsentError/invalidClient`` when the client does not authenticate.
+    public func revoke(token: String, client credentials: ClientCredentials) async throws {
+        let client = try await authenticate(credentials)
+        let known = SecretToken.hasForm(token, of: .accessToken) || SecretToken.hasForm(token, of: .refreshToken)
+        guard known else { return }
+        if try await repository.revokeToken(digest: SecretToken.digest(of: token), client: client.id) {
+            logger.info("token revoked by its client", metadata: ["client": .string(client.id.rawValue)])
+        }
+    }
+
     /// The code of `redemption`, redeemed and checked: the client authenticated and the one it was
     /// issued to, the redirect URI the same, unexpired, first use, the verifier matching.
     func redeem(_ redemption: CodeRedemption, purpose: IssuedCode.Purpose) async throws -> IssuedCode {

@@ -415,6 +415,25 @@ package final class SQLConsentRepository: ConsentRepository {
         }
     }
 
+    package func revokeToken(digest: String, client: ClientIdentifier) async throws(StorageError) -> Bool {
+        let locking = executor.dialect.lockingRead
+        return try await reportingStorageErrors {
+            try await executor.write { connection in
+                guard
+                    let (kind, family) = try await connection.fetchOne(
+                        "SELECT kind, family FROM clientTokens WHERE digest = $1 AND client = $2 \(locking)",
+                        [.text(digest), .text(client.rawValue)], { row in (try row.text(0), try row.text(1)) })
+                else { return false }
+                if kind == IssuedToken.Kind.refresh.rawValue {
+                    try await connection.execute("DELETE FROM clientTokens WHERE family = $1", [.text(family)])
+                } else {
+                    try await connection.execute("DELETE FROM clientTokens WHERE digest = $1", [.text(digest)])
+                }
+                return true
+            }
+        }
+    }
+
     private static func insert(_ tokens: [IssuedToken], on connection: any SQLConnection) async throws {
         for token in tokens {
             try await connection.execute(

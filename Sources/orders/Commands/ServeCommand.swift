@@ -73,6 +73,13 @@ struct ServeCommand: AsyncParsableCommand {
     var ordersPerDevice = RegistrationLimits.default.ordersPerDevice
 
     @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The origin clients and browsers reach this service at (https://wallet.example): the OAuth issuer. Default: each request's own scheme and Host.",
+            valueName: "url"))
+    var publicURL: String?
+
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "A reverse proxy's address whose X-Forwarded-For and X-Forwarded-Proto are believed (repeatable).",
@@ -154,6 +161,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-devices-per-order and --max-orders-per-device must be at least 1")
         }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
+        if let publicURL {
+            let components = URLComponents(string: publicURL)
+            let scheme = components?.scheme?.lowercased()
+            guard let components, scheme == "https" || scheme == "http", components.host?.isEmpty == false,
+                components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+                components.user == nil
+            else {
+                throw ValidationError("--public-url must be an origin, https://HOST[:PORT], without a path, query or fragment")
+            }
+        }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
     }
 
@@ -173,7 +190,7 @@ struct ServeCommand: AsyncParsableCommand {
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
             service: OrdersService.Configuration(
                 basePath: basePath, limits: limits, logger: logger, trustedProxies: Set(trustedProxies),
-                servesTLS: tlsCertificate != nil),
+                servesTLS: tlsCertificate != nil, publicURL: publicURL?.lowercased()),
             outboxLease: .seconds(outboxLease))
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(

@@ -20,6 +20,30 @@ extension PageTemplates {
         {{/content}}{{/layout}}
         """
 
+    /// An app that already has access asks again, and nothing proves it is that app (a public
+    /// client): what it sees, and one tap to continue — never a code without it.
+    static let consentConfirm = """
+        {{<layout}}{{$content}}
+        <section class="card sheet" aria-labelledby="title">
+        <div class="app-icon" aria-hidden="true">{{initial}}</div>
+        <h1 id="title">Continue Sharing with “{{clientName}}”?</h1>
+        <p>{{clientName}} asks to connect again. It already sees:</p>
+        {{#hasAccounts}}<ul class="shares">
+        {{#accounts}}<li><span class="name">{{displayName}}</span> <span class="sub">{{institutionName}} · {{from}}</span></li>
+        {{/accounts}}</ul>{{/hasAccounts}}
+        {{^hasAccounts}}<p class="empty">No accounts.</p>{{/hasAccounts}}
+        <p>Continue only if you just asked {{clientName}} to connect. Nothing changes what it may see; you can change that in Settings.</p>
+        <p class="fine">Client ID: <code>{{clientID}}</code></p>
+        <form method="post" action="/finance/authorize" class="actions stacked">
+        <input type="hidden" name="csrf_token" value="{{formToken}}">
+        \(requestFields)
+        <button type="submit" name="decision" value="continue" class="primary">Continue</button>
+        <button type="submit" name="decision" value="cancel" class="quiet">Cancel</button>
+        </form>
+        </section>
+        {{/content}}{{/layout}}
+        """
+
     /// The account picker behind Select Accounts: an account per row, each with the earliest date
     /// the client may see.
     static let accountPicker = """

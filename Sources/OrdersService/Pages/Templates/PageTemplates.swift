@@ -8,6 +8,7 @@ enum PageTemplates {
         var library = MustacheLibrary()
         let templates: [(String, String)] = [
             ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
+            ("consentConfirm", consentConfirm),
             ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
             ("settings", settings), ("customerLayout", customerLayout), ("customerOrder", customerOrder),
             ("customerMessage", customerMessage), ("consoleOrders", consoleOrders), ("consoleOrder", consoleOrder),
