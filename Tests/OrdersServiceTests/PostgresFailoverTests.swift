@@ -80,7 +80,10 @@ struct PostgresFailoverTests {
     func failovers() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.url(database: database, options: "pool_timeout=1")
-        let key = try await Self.prepare(url)
+        // The test's own setup and checks wait as long as a connection takes beside the suite;
+        // the instances answer within the gap's bound.
+        let patient = try TestPostgresPair.url(database: database)
+        let key = try await Self.prepare(patient)
         let instances = [try await ServeProcess.start(database: url), try await ServeProcess.start(database: url)]
         // A save waiting on the old primary for the standby that left is answered when that server
         // stops, however long the switchover takes: a longer deadline than the gap's.
@@ -138,7 +141,7 @@ struct PostgresFailoverTests {
         // Every version answered 200 or 201 is in its order's history on the server that is
         // primary now, and no version after an acknowledged one was answered as a new order.
         let versions = traffic.acknowledgedVersions
-        let histories = try await Self.histories(Set(versions.map(\.identifier)), at: url)
+        let histories = try await Self.histories(Set(versions.map(\.identifier)), at: patient)
         let lost = versions.filter { !(histories[$0.identifier] ?? []).contains($0.updatedAt) }
         let report = traffic.report
         print(
@@ -225,7 +228,8 @@ struct PostgresFailoverTests {
     func restart() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.primaryURL(database: database, options: "pool_timeout=1")
-        let key = try await Self.prepare(url)
+        let patient = try TestPostgresPair.primaryURL(database: database)
+        let key = try await Self.prepare(patient)
         let instance = try await ServeProcess.start(database: url)
         let client = LoopbackClient(port: instance.port, deadline: Self.unanswered)
         let traffic = Traffic()
@@ -252,7 +256,7 @@ struct PostgresFailoverTests {
         let stopped = await instance.stop(patience: 10)
         try? await client.shutdown()
         let acknowledged = traffic.acknowledged
-        let stored = try await Self.stored(Array(acknowledged.keys), at: url)
+        let stored = try await Self.stored(Array(acknowledged.keys), at: patient)
         #expect(acknowledged.allSatisfy { stored[$0.key] == $0.value })
         let report = traffic.report
         #expect(report.unexpected.isEmpty, "answers other than 200/201/503 with Retry-After: \(report.unexpected.prefix(5))")

@@ -149,7 +149,10 @@ struct ServiceAbuseTests {
         // with nothing wrong; a log write that blocked requests would be hundreds of times
         // slower. Benchmarks/run.sh logflood measures both on a release build (docs/hardening.md).
         #expect(flooded.p50 < idle.p50 * (Self.sanitized ? 10 : 5), "p50 \(flooded.p50) against \(idle.p50) idle")
-        #expect(flooded.p99 < .milliseconds(Self.sanitized ? 500 : 100), "p99 \(flooded.p99)")
+        // p99 of 1,000 samples: a scheduling hiccup beside the whole suite reached 101 ms once
+        // (issue 40's CI-like run) against a 100 ms bound; a log write that blocked requests holds
+        // them for seconds, far past 250 ms.
+        #expect(flooded.p99 < .milliseconds(Self.sanitized ? 500 : 250), "p99 \(flooded.p99)")
     }
 
     @Test("a log nobody reads never stops the service: lines are dropped and counted, SIGTERM still exits")

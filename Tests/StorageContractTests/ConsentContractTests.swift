@@ -92,13 +92,15 @@ struct ConsentContractTests {
     }
 
     @Test(
-        "sign-in attempts made at once cannot pass a limit together: 30 at once from one address, 5 admitted",
+        "sign-in attempts made at once cannot pass a limit together: 15 at once from one address, 5 admitted",
         arguments: BackendFactory.all)
     func signInAdmissionsAtOnce(_ factory: BackendFactory) async throws {
         let consent = try await factory.make().consent
         let throttle = SignInThrottle(perAddress: 5)
         let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for index in 0..<30 {
+            // 15 (30 over HTTP on SQLite: FinanceWebTests.signInsAtOnce): every admission waits
+            // for the one before it, and the backend here has 3 connections.
+            for index in 0..<15 {
                 group.addTask {
                     if case .admitted = try await consent.admitSignIn(
                         Self.attempt("203.0.113.9", at: Double(index)), throttle: throttle)

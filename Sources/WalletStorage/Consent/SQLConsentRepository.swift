@@ -85,29 +85,43 @@ package final class SQLConsentRepository: ConsentRepository {
     package func admitSignIn(_ attempt: SignInAttempt, throttle: SignInThrottle) async throws(StorageError) -> SignInAdmission {
         let since: SQLValue = .instant(attempt.at.addingTimeInterval(-throttle.window))
         let lock = executor.dialect.lockingRead
+        // A trusted device's attempts count against it alone; the others against their address
+        // and network. For each limited key: how many attempts it has in the window, and the
+        // oldest of the newest `limit` (the one whose leaving the window frees a place).
+        let keys: [(condition: String, value: String, limit: Int)] =
+            attempt.device.map { [("device = $", $0, throttle.perDevice)] }
+            ?? [
+                ("address = $", attempt.address, throttle.perAddress),
+                ("network = $", attempt.network, throttle.perNetwork),
+            ]
+        var columns: [String] = []
+        var arguments: [SQLValue] = [since]
+        for key in keys {
+            arguments += [.text(key.value), .integer(Int64(key.limit))]
+            let (value, limit) = (arguments.count - 1, arguments.count)
+            let trusted = key.condition.hasPrefix("device") ? "" : " AND device IS NULL"
+            let matching = "FROM signInAttempts WHERE \(key.condition)\(value)\(trusted) AND attemptedAt >= $1"
+            columns.append("(SELECT count(*) \(matching))")
+            columns.append(
+                "(SELECT min(attemptedAt) FROM (SELECT attemptedAt \(matching) ORDER BY attemptedAt DESC LIMIT $\(limit)) AS newest)"
+            )
+        }
+        columns.append("(SELECT count(*) FROM signInAttempts WHERE device IS NULL AND attemptedAt >= $1)")
+        let countsSQL = "SELECT " + columns.joined(separator: ", ")
+        let countArguments = arguments
         return try await reportingStorageErrors {
             try await executor.write { connection in
                 // Every admission waits for the one before it (SQLite: the unit's writer; others:
-                // this row's lock), so that the counts it reads are final.
+                // this row's lock), so that the counts it reads next are final.
                 _ = try await connection.fetchOne("SELECT id FROM signInGate WHERE id = 1 \(lock)") { _ in () }
-                // The oldest attempt in the window of each limited key, and how many there are.
-                // A trusted device's attempts count against it alone; the others against their
-                // address and network.
-                let keys: [(condition: String, value: String, limit: Int)] =
-                    attempt.device.map { [("device = $1", $0, throttle.perDevice)] }
-                    ?? [
-                        ("address = $1 AND device IS NULL", attempt.address, throttle.perAddress),
-                        ("network = $1 AND device IS NULL", attempt.network, throttle.perNetwork),
-                    ]
-                for key in keys {
-                    let recent = try await connection.fetch(
-                        "SELECT attemptedAt FROM signInAttempts WHERE \(key.condition) AND attemptedAt >= $2 "
-                            + "ORDER BY attemptedAt DESC LIMIT $3",
-                        [.text(key.value), since, .integer(Int64(key.limit))]
-                    ) { try $0.integer(0) }
-                    if recent.count >= key.limit, let oldest = recent.last {
-                        return SignInAdmission.refused(until: Microseconds.date(oldest).addingTimeInterval(throttle.window))
-                    }
+                // Two texts in all (a device's, or an address's and network's): kept prepared.
+                let counts = try await connection.fetch(countsSQL, countArguments, reusable: true) { row in
+                    try (0..<(keys.count * 2 + 1)).map { try row.optionalInteger($0) ?? 0 }
+                }.first
+                guard let counts else { throw StorageError(reason: "the store answered no row") }
+                for (index, key) in keys.enumerated() where counts[index * 2] >= key.limit {
+                    return SignInAdmission.refused(
+                        until: Microseconds.date(counts[index * 2 + 1]).addingTimeInterval(throttle.window))
                 }
                 try await connection.execute(
                     "INSERT INTO signInAttempts (address, network, device, attemptedAt) VALUES ($1, $2, $3, $4)",
@@ -115,10 +129,8 @@ package final class SQLConsentRepository: ConsentRepository {
                         .text(attempt.address), .text(attempt.network), attempt.device.map { .text($0) } ?? .null,
                         .instant(attempt.at),
                     ])
-                let untrusted =
-                    try await connection.integer(
-                        "SELECT count(*) FROM signInAttempts WHERE device IS NULL AND attemptedAt >= $1", [since]) ?? 0
-                return SignInAdmission.admitted(recentUntrusted: Int(untrusted))
+                let untrusted = Int(counts[keys.count * 2]) + (attempt.device == nil ? 1 : 0)
+                return SignInAdmission.admitted(recentUntrusted: untrusted)
             }
         }
     }
