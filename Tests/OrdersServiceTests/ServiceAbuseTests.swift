@@ -95,7 +95,7 @@ struct ServiceAbuseTests {
         return (sorted[sorted.count / 2], sorted[sorted.count * 99 / 100])
     }
 
-    @Test("device GETs during a device-log flood: the median within 5× of idle")
+    @Test("device GETs during a device-log flood: the median within 5× of idle (or 20 ms)")
     func latencyUnderLogFlood() async throws {
         let fixture = try await ServiceFixture.make()
         let server = try await ServeProcess.start(store: fixture.storePath)
@@ -144,11 +144,14 @@ struct ServiceAbuseTests {
             "device GET p50/p99: idle \(idle.p50)/\(idle.p99), during a log flood (\(sent) posts of 60 KB) "
                 + "\(flooded.p50)/\(flooded.p99); log \(server.standardError.utf8.count) bytes")
         // The median is held to 5× idle here (10× under a sanitizer, where the flood's parsing is
-        // instrumented and the idle figure is not): the flood's two senders and the server parsing
-        // 60 KB bodies fill both cores, so a debug build beside the whole suite measured 3.3×
-        // with nothing wrong; a log write that blocked requests would be hundreds of times
-        // slower. Benchmarks/run.sh logflood measures both on a release build (docs/hardening.md).
-        #expect(flooded.p50 < idle.p50 * (Self.sanitized ? 10 : 5), "p50 \(flooded.p50) against \(idle.p50) idle")
+        // instrumented and the idle figure is not), or 20 ms when idle is so fast that 5× is less:
+        // the flood's two senders and the server parsing 60 KB bodies fill both cores, so a debug
+        // build beside the whole suite measured 3.3× and once 5.4× (1.4 ms idle, 7.7 ms flooded:
+        // a few scheduler time slices) with nothing wrong; a log write that blocked requests
+        // would be hundreds of times slower. Benchmarks/run.sh logflood measures both on a
+        // release build (docs/hardening.md).
+        let medianBound = max(idle.p50 * (Self.sanitized ? 10 : 5), .milliseconds(20))
+        #expect(flooded.p50 < medianBound, "p50 \(flooded.p50) against \(idle.p50) idle")
         // p99 of 1,000 samples: a scheduling hiccup beside the whole suite reached 101 ms once
         // (issue 40's CI-like run) against a 100 ms bound; a log write that blocked requests holds
         // them for seconds, far past 250 ms.

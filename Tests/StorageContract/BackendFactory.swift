@@ -37,9 +37,9 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
     /// The server backend, in a new database of the cluster ``TestPostgres`` names.
     public static let postgres = BackendFactory(
         "PostgreSQL",
-        make: { try await PostgresBackend.open(try await TestPostgres.newDatabase(), options: .init(maximumConnections: 3)) },
+        make: { try await PostgresBackend.open(try await contractURL(), options: .init(maximumConnections: 3)) },
         makeTwo: {
-            let url = try await TestPostgres.newDatabase()
+            let url = try await contractURL()
             return (
                 try await PostgresBackend.open(url, options: .init(maximumConnections: 3)),
                 try await PostgresBackend.open(url, options: .init(maximumConnections: 3))
@@ -52,11 +52,10 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
         var factory = BackendFactory(
             "PostgreSQL through PgBouncer (\(mode) pooling)",
             make: {
-                try await PostgresBackend.open(
-                    try await TestPostgres.newDatabase(through: proxy), options: .init(maximumConnections: 3))
+                try await PostgresBackend.open(try await contractURL(through: proxy), options: .init(maximumConnections: 3))
             },
             makeTwo: {
-                let url = try await TestPostgres.newDatabase(through: proxy)
+                let url = try await contractURL(through: proxy)
                 return (
                     try await PostgresBackend.open(url, options: .init(maximumConnections: 3)),
                     try await PostgresBackend.open(url, options: .init(maximumConnections: 3))
@@ -64,6 +63,17 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
             })
         factory.isThroughPooler = true
         return factory
+    }
+
+    /// A new database for a contract test, whose requests wait up to a minute for a connection:
+    /// the suite asserts what the storage rules compute, and with the whole test run on two cores
+    /// a rule that queues requests by design (the sign-in gate) saw waits past the default 10 s.
+    /// The wait itself is asserted where it is the subject (`PostgresFailoverTests`).
+    private static func contractURL(through proxy: PostgresDatabaseURL? = nil) async throws -> PostgresDatabaseURL {
+        var url: PostgresDatabaseURL
+        if let proxy { url = try await TestPostgres.newDatabase(through: proxy) } else { url = try await TestPostgres.newDatabase() }
+        url.poolTimeout = .seconds(60)
+        return url
     }
 
     private static func newSQLitePath() throws -> String {
