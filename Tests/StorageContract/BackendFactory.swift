@@ -71,7 +71,11 @@ public struct BackendFactory: Sendable, CustomStringConvertible {
     /// The wait itself is asserted where it is the subject (`PostgresFailoverTests`).
     private static func contractURL(through proxy: PostgresDatabaseURL? = nil) async throws -> PostgresDatabaseURL {
         var url: PostgresDatabaseURL
-        if let proxy { url = try await TestPostgres.newDatabase(through: proxy) } else { url = try await TestPostgres.newDatabase() }
+        if let proxy {
+            url = try await TestPostgres.newDatabase(through: proxy)
+        } else {
+            url = try await TestPostgres.newDatabase()
+        }
         url.poolTimeout = .seconds(60)
         return url
     }
