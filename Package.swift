@@ -87,7 +87,13 @@ let package = Package(
         // customer's order page and the console. No Hummingbird; Mustache for the templates.
         .target(
             name: "OrderRendering",
-            dependencies: ["OrderPackage", "WalletPrimitives", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: ["OrderPackage", "WalletPrimitives", .product(name: "Mustache", package: "swift-mustache")],
+            // The pages' words, one file per language, compiled in: the binary needs no resource
+            // folder beside it.
+            resources: [
+                .embedInCode("Strings/en.json"), .embedInCode("Strings/de.json"), .embedInCode("Strings/fr.json"),
+                .embedInCode("Strings/es.json"), .embedInCode("Strings/ja.json"), .embedInCode("Strings/zh-Hans.json"),
+            ]
         ),
 
         // What orders and financial data share: data types and availability, restriction,

@@ -13,7 +13,7 @@ package=Examples/ShopBackend
 work=$(mktemp -d)
 . Scripts/lib/server.sh
 trap 'stop_server >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-echo "check-example: building $package" >&2
+echo "check-example: building $package (a package of its own: a first build compiles every dependency again, several minutes)" >&2
 swift build --package-path "$package" > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 binary="$(swift build --package-path "$package" --show-bin-path)/ShopBackend"
 

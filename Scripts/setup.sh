@@ -10,9 +10,13 @@
 #     session and once in transaction pooling mode (never Debian's own instance)
 #   chromium, chromium-driver: the browser suite (Scripts/browser-tests.sh) drives headless Chromium
 #   wrk: the HTTP benchmarks (Benchmarks/run.sh serve, scaleout, logflood, pages)
+#   fonts-noto-cjk: Japanese and Chinese text in Chromium's screenshots (`orders preview --png`, the
+#     browser suite's screenshot per language); without it they show empty boxes
+#   nginx: the deployment test (Tests/Browser/test_deployment.py) puts docs/deployment.md's site in
+#     front of `orders serve` (never Debian's own instance)
 set -euo pipefail
 packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
-  pgbouncer chromium chromium-driver wrk)
+  pgbouncer chromium chromium-driver fonts-noto-cjk wrk nginx)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -16,8 +16,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}
-swift test --disable-xctest "$@"
-Scripts/browser-tests.sh
-Scripts/check-example.sh
-Scripts/schemathesis.sh
-Scripts/fuzz.sh all 40
+# step NAME COMMAND…: says what runs, then how long it took (and the whole run's time at the end).
+started=$SECONDS
+step() {
+  local name=$1 begun=$SECONDS
+  shift
+  echo "test.sh: $name…" >&2
+  "$@"
+  local took=$((SECONDS - begun))
+  echo "test.sh: $name took $((took / 60)) min $((took % 60)) s" >&2
+}
+step "the Swift suites (swift test; the first build takes 10-15 min on two cores)" swift test --disable-xctest "$@"
+step "the browser suite (headless Chromium, nginx; SQLite, then PostgreSQL)" Scripts/browser-tests.sh
+step "the example package (Examples/ShopBackend: its own build, then requests)" Scripts/check-example.sh
+step "schemathesis against the served OpenAPI document" Scripts/schemathesis.sh
+step "every fuzz target (regressions, then 40 s each, two at a time)" Scripts/fuzz.sh all 40
+total=$((SECONDS - started))
+echo "test.sh: every test passed in $((total / 60)) min $((total % 60)) s" >&2

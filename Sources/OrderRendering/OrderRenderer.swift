@@ -37,7 +37,8 @@ public struct OrderRenderer: Sendable {
         let strings = OrderLocalizations(archive: archive).table(preferring: languages)
         let builder = OrderViewBuilder(
             strings: strings, format: OrderFormatting(locale: locale),
-            images: OrderImages(archive: archive, localization: strings.localization))
+            images: OrderImages(archive: archive, localization: strings.localization),
+            words: OrderPageText(PageLanguage.choose(from: languages + [locale.identifier])))
         let view = builder.build(order)
         let html = OrderTemplates.library.render(view, withTemplate: "order") ?? ""
         return RenderedOrder(

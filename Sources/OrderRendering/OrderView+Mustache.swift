@@ -10,7 +10,7 @@ extension OrderView: MustacheParent {
         switch name {
         case "title": title
         case "merchant": merchant
-        case "orderNumber": orderNumber
+        case "heading": heading
         case "status": status
         case "statusLabel": statusLabel
         case "statusDescription": statusDescription
@@ -22,6 +22,7 @@ extension OrderView: MustacheParent {
         case "payment": payment
         case "returns": returns
         case "manage": manage
+        case "words": words
         default: nil
         }
     }
@@ -65,6 +66,8 @@ extension OrderView.Provider: MustacheParent {
         switch name {
         case "name": self.name
         case "link": link
+        case "before": before
+        case "after": after
         case "logoLight": logoLight
         case "logoDark": logoDark
         default: nil
@@ -133,6 +136,19 @@ extension OrderView.Returns: MustacheParent {
         switch name {
         case "details": details
         case "links": links
+        case "returns": returns
+        default: nil
+        }
+    }
+}
+
+extension OrderView.Words: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "items": items
+        case "payment": payment
+        case "total": total
+        case "transactions": transactions
         case "returns": returns
         default: nil
         }

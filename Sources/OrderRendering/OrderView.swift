@@ -23,6 +23,9 @@ struct OrderView {
     struct Provider {
         var name: String
         var link: Link?
+        /// "Tracked by NAME" in the page's language, around the name (a link when there is one).
+        var before: String
+        var after: String
         var logoLight: String?
         var logoDark: String?
     }
@@ -70,9 +73,27 @@ struct OrderView {
         var returns: [Fulfillment]
     }
 
+    /// The page's headings that hold no value of the order, in its language.
+    struct Words {
+        var items: String
+        var payment: String
+        var total: String
+        var transactions: String
+        var returns: String
+
+        init(_ text: OrderPageText) {
+            items = text["items"]
+            payment = text["payment"]
+            total = text["total"]
+            transactions = text["transactions"]
+            returns = text["returns"]
+        }
+    }
+
     var title: String
     var merchant: Merchant
-    var orderNumber: String
+    /// "Order 123", in the page's language.
+    var heading: String
     var status: String
     var statusLabel: String
     var statusDescription: String?
@@ -84,4 +105,5 @@ struct OrderView {
     var payment: Payment?
     var returns: Returns?
     var manage: Link?
+    var words: Words
 }

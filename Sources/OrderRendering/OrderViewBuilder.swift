@@ -8,6 +8,9 @@ struct OrderViewBuilder {
     let strings: OrderLocalizations.Table
     let format: OrderFormatting
     let images: OrderImages
+    /// The page's own words.
+    let words: OrderPageText
+    private var labels: StatusLabels { StatusLabels(text: words) }
 
     private func text(_ value: String) -> String { strings.text(for: value) }
     private func text(_ value: String?) -> String? { value.map(strings.text(for:)) }
@@ -20,17 +23,19 @@ struct OrderViewBuilder {
     func build(_ order: Order) -> OrderView {
         let merchantName = text(order.merchant.displayName)
         let number = text(order.orderNumber) ?? order.orderIdentifier
-        var details = [OrderView.Field(label: "Ordered", value: format.day(order.createdAt))]
+        var details = [OrderView.Field(label: words["ordered"], value: format.day(order.createdAt))]
         if order.updatedAt != order.createdAt {
-            details.append(OrderView.Field(label: "Updated", value: format.dateTime(order.updatedAt)))
+            details.append(OrderView.Field(label: words["updated"], value: format.dateTime(order.updatedAt)))
         }
+        let heading = words["order.heading", number]
+        let statusLabel = labels.order(order.status)
         return OrderView(
-            title: "\(merchantName) – Order \(number)",
+            title: "\(merchantName) – \(heading)",
             merchant: merchant(order.merchant, name: merchantName),
-            orderNumber: number,
+            heading: heading,
             status: order.status.rawValue,
-            statusLabel: StatusLabels.order(order.status),
-            statusDescription: text(order.statusDescription),
+            statusLabel: statusLabel,
+            statusDescription: StatusLabels.description(text(order.statusDescription), besides: statusLabel),
             details: details,
             provider: order.orderProvider.map(provider),
             barcode: order.barcode.map(barcode),
@@ -38,29 +43,32 @@ struct OrderViewBuilder {
             lineItems: (order.lineItems ?? []).map(lineItem),
             payment: order.payment.map(payment),
             returns: returns(order),
-            manage: link(order.orderManagementURL, text: "Manage Order"))
+            manage: link(order.orderManagementURL, text: words["manageOrder"]),
+            words: OrderView.Words(words))
     }
 
     private func merchant(_ merchant: Order.Merchant, name: String) -> OrderView.Merchant {
         var contact: [OrderView.Field] = []
         if let address = merchant.address {
-            contact.append(OrderView.Field(label: "Address", value: lines(of: address).joined(separator: ", ")))
+            contact.append(OrderView.Field(label: words["address"], value: lines(of: address).joined(separator: ", ")))
         }
-        if let phone = merchant.phoneNumber { contact.append(OrderView.Field(label: "Phone", value: text(phone))) }
-        if let email = merchant.emailAddress { contact.append(OrderView.Field(label: "Email", value: text(email))) }
-        if let contactLink = link(merchant.contactURL, text: "Contact \(name)") {
-            contact.append(OrderView.Field(label: "Support", value: contactLink.text, link: contactLink))
+        if let phone = merchant.phoneNumber { contact.append(OrderView.Field(label: words["phone"], value: text(phone))) }
+        if let email = merchant.emailAddress { contact.append(OrderView.Field(label: words["email"], value: text(email))) }
+        if let contactLink = link(merchant.contactURL, text: words["contactMerchant", name]) {
+            contact.append(OrderView.Field(label: words["support"], value: contactLink.text, link: contactLink))
         }
-        if let chat = link(merchant.businessChatURL, text: "Message \(name)") {
-            contact.append(OrderView.Field(label: "Messages", value: chat.text, link: chat))
+        if let chat = link(merchant.businessChatURL, text: words["messageMerchant", name]) {
+            contact.append(OrderView.Field(label: words["messages"], value: chat.text, link: chat))
         }
         return OrderView.Merchant(
             name: name, logo: images.dataURI(merchant.logo), link: link(merchant.url), contact: contact)
     }
 
     private func provider(_ provider: Order.OrderProvider) -> OrderView.Provider {
-        OrderView.Provider(
-            name: text(provider.displayName), link: link(provider.url),
+        let name = text(provider.displayName)
+        let tracked = words["trackedBy", "\u{0}"].components(separatedBy: "\u{0}")
+        return OrderView.Provider(
+            name: name, link: link(provider.url), before: tracked.first ?? "", after: tracked.dropFirst().joined(),
             logoLight: images.dataURI(provider.trackingLogoNameLightColorScheme),
             logoDark: images.dataURI(provider.trackingLogoNameDarkColorScheme))
     }
@@ -68,14 +76,14 @@ struct OrderViewBuilder {
     private func barcode(_ barcode: Order.Barcode) -> OrderView.Barcode {
         let caption = text(barcode.altText) ?? barcode.message
         return OrderView.Barcode(
-            svg: BarcodeSVG.svg(for: barcode, label: "\(StatusLabels.barcode(barcode.format)): \(caption)"),
+            svg: BarcodeSVG.svg(for: barcode, label: "\(labels.barcode(barcode.format)): \(caption)"),
             message: barcode.message, caption: caption)
     }
 
     private func lineItem(_ item: Order.LineItem) -> OrderView.LineItem {
         OrderView.LineItem(
             title: text(item.title), subtitle: text(item.subtitle), image: images.dataURI(item.image),
-            quantity: format.quantity(item.quantity), price: item.price.map(format.amount))
+            quantity: words["quantity", format.quantity(item.quantity)], price: item.price.map(format.amount))
     }
 
     private func fulfillment(_ fulfillment: Order.Fulfillment, index: Int) -> OrderView.Fulfillment {
@@ -87,34 +95,37 @@ struct OrderViewBuilder {
 
     private func shipping(_ shipping: Order.ShippingFulfillment, index: Int) -> OrderView.Fulfillment {
         var details: [OrderView.Field] = []
-        if let carrier = shipping.carrier { details.append(OrderView.Field(label: "Carrier", value: text(carrier))) }
+        if let carrier = shipping.carrier { details.append(OrderView.Field(label: words["carrier"], value: text(carrier))) }
         if let number = shipping.trackingNumber {
             details.append(
-                OrderView.Field(label: "Tracking Number", value: number, link: link(shipping.trackingURL, text: number)))
+                OrderView.Field(label: words["trackingNumber"], value: number, link: link(shipping.trackingURL, text: number)))
         }
-        if let shipped = shipping.shippedAt { details.append(OrderView.Field(label: "Shipped", value: format.dateTime(shipped))) }
+        if let shipped = shipping.shippedAt {
+            details.append(OrderView.Field(label: words["shipped"], value: format.dateTime(shipped)))
+        }
         if let estimated = shipping.estimatedDeliveryAt, shipping.deliveredAt == nil {
             let value =
                 shipping.estimatedDeliveryWindowDuration.map { format.window(from: estimated, lasting: $0) }
                 ?? format.dateTime(estimated)
-            details.append(OrderView.Field(label: "Estimated Delivery", value: value))
+            details.append(OrderView.Field(label: words["estimatedDelivery"], value: value))
         }
         if let delivered = shipping.deliveredAt {
-            details.append(OrderView.Field(label: "Delivered", value: format.dateTime(delivered)))
+            details.append(OrderView.Field(label: words["delivered"], value: format.dateTime(delivered)))
         }
         if let recipient = shipping.recipient {
             let name = [recipient.givenName, recipient.familyName].compactMap(text).joined(separator: " ")
             let who = [name.isEmpty ? nil : name, text(recipient.organizationName)].compactMap { $0 }
-            if !who.isEmpty { details.append(OrderView.Field(label: "Recipient", value: who.joined(separator: ", "))) }
+            if !who.isEmpty { details.append(OrderView.Field(label: words["recipient"], value: who.joined(separator: ", "))) }
         }
-        if let notes = shipping.notes { details.append(OrderView.Field(label: "Notes", value: text(notes))) }
+        if let notes = shipping.notes { details.append(OrderView.Field(label: words["notes"], value: text(notes))) }
+        let statusLabel = labels.shipping(shipping.status)
         return OrderView.Fulfillment(
             id: "fulfillment-\(index + 1)", kind: "shipping",
-            heading: shipping.shippingType == .delivery ? "Delivery" : "Shipment",
-            status: shipping.status.rawValue, statusLabel: StatusLabels.shipping(shipping.status),
-            statusDescription: text(shipping.statusDescription), details: details,
+            heading: shipping.shippingType == .delivery ? words["delivery"] : words["shipment"],
+            status: shipping.status.rawValue, statusLabel: statusLabel,
+            statusDescription: StatusLabels.description(text(shipping.statusDescription), besides: statusLabel), details: details,
             address: shipping.recipient?.address.map(lines) ?? [],
-            links: [link(shipping.trackingURL, text: "Track Shipment")].compactMap { $0 }, barcode: nil,
+            links: [link(shipping.trackingURL, text: words["trackShipment"])].compactMap { $0 }, barcode: nil,
             lineItems: (shipping.lineItems ?? []).map(lineItem))
     }
 
@@ -122,21 +133,22 @@ struct OrderViewBuilder {
         var details: [OrderView.Field] = []
         if let at = pickup.pickupAt, pickup.pickedUpAt == nil {
             let value = pickup.pickupWindowDuration.map { format.window(from: at, lasting: $0) } ?? format.dateTime(at)
-            details.append(OrderView.Field(label: "Pickup", value: value))
+            details.append(OrderView.Field(label: words["pickup"], value: value))
         }
         if let picked = pickup.pickedUpAt {
-            details.append(OrderView.Field(label: "Picked Up", value: format.dateTime(picked)))
+            details.append(OrderView.Field(label: words["pickedUp"], value: format.dateTime(picked)))
         }
-        if let notes = pickup.notes { details.append(OrderView.Field(label: "Notes", value: text(notes))) }
+        if let notes = pickup.notes { details.append(OrderView.Field(label: words["notes"], value: text(notes))) }
         let map = pickup.location.flatMap { location in
             link(
                 URL(string: "https://maps.apple.com/?ll=\(location.latitude),\(location.longitude)"),
-                text: "Show on Map")
+                text: words["showOnMap"])
         }
+        let statusLabel = labels.pickup(pickup.status)
         return OrderView.Fulfillment(
-            id: "fulfillment-\(index + 1)", kind: "pickup", heading: "Pickup at \(text(pickup.displayName))",
-            status: pickup.status.rawValue, statusLabel: StatusLabels.pickup(pickup.status),
-            statusDescription: text(pickup.statusDescription), details: details,
+            id: "fulfillment-\(index + 1)", kind: "pickup", heading: words["pickupAt", text(pickup.displayName)],
+            status: pickup.status.rawValue, statusLabel: statusLabel,
+            statusDescription: StatusLabels.description(text(pickup.statusDescription), besides: statusLabel), details: details,
             address: pickup.address.map(lines) ?? [], links: [map].compactMap { $0 }, barcode: pickup.barcode.map(barcode),
             lineItems: (pickup.lineItems ?? []).map(lineItem))
     }
@@ -151,13 +163,13 @@ struct OrderViewBuilder {
             summary: (payment.summaryItems ?? []).map {
                 OrderView.Field(label: text($0.label), value: format.amount($0.value))
             },
-            total: format.amount(payment.total), statusLabel: payment.status.map(StatusLabels.payment),
-            methods: methods.isEmpty ? nil : methods.joined(separator: ", "),
+            total: format.amount(payment.total), statusLabel: payment.status.map(labels.payment),
+            methods: methods.isEmpty ? nil : words["paidWith", methods.joined(separator: ", ")],
             transactions: (payment.transactions ?? []).map { transaction in
-                let kind = transaction.transactionType == .refund ? "Refund" : "Purchase"
+                let kind = transaction.transactionType == .refund ? words["refund"] : words["purchase"]
                 return OrderView.Field(
                     label: "\(kind), \(format.dateTime(transaction.createdAt))",
-                    value: "\(format.amount(transaction.amount)) · \(transaction.status.rawValue.capitalized)")
+                    value: "\(format.amount(transaction.amount)) · \(labels.transaction(transaction.status))")
             })
     }
 
@@ -166,32 +178,42 @@ struct OrderViewBuilder {
         var details: [OrderView.Field] = []
         var links: [OrderView.Link] = []
         if let info = order.returnInfo {
-            if let policy = info.returnPolicyDescription { details.append(OrderView.Field(label: "Policy", value: text(policy))) }
-            if let deadline = info.returnDeadline {
-                details.append(OrderView.Field(label: "Return By", value: format.dateTime(deadline)))
+            if let policy = info.returnPolicyDescription {
+                details.append(OrderView.Field(label: words["policy"], value: text(policy)))
             }
-            links += [link(info.returnPolicyURL, text: "Return Policy"), link(info.returnManagementURL, text: "Start a Return")]
-                .compactMap { $0 }
+            if let deadline = info.returnDeadline {
+                details.append(OrderView.Field(label: words["returnBy"], value: format.dateTime(deadline)))
+            }
+            links += [
+                link(info.returnPolicyURL, text: words["returnPolicy"]),
+                link(info.returnManagementURL, text: words["startReturn"]),
+            ]
+            .compactMap { $0 }
         }
         let returns = (order.returns ?? []).enumerated().map { index, item in
             var fields: [OrderView.Field] = []
-            if let number = item.returnNumber { fields.append(OrderView.Field(label: "Return Number", value: text(number))) }
-            if let carrier = item.carrier { fields.append(OrderView.Field(label: "Carrier", value: text(carrier))) }
+            if let number = item.returnNumber {
+                fields.append(OrderView.Field(label: words["returnNumber"], value: text(number)))
+            }
+            if let carrier = item.carrier { fields.append(OrderView.Field(label: words["carrier"], value: text(carrier))) }
             if let initiated = item.initiatedAt {
-                fields.append(OrderView.Field(label: "Started", value: format.dateTime(initiated)))
+                fields.append(OrderView.Field(label: words["started"], value: format.dateTime(initiated)))
             }
             if let dropOff = item.dropOffBy {
-                fields.append(OrderView.Field(label: "Drop Off By", value: format.dateTime(dropOff)))
+                fields.append(OrderView.Field(label: words["dropOffBy"], value: format.dateTime(dropOff)))
             }
             if let returned = item.returnedAt {
-                fields.append(OrderView.Field(label: "Returned", value: format.dateTime(returned)))
+                fields.append(OrderView.Field(label: words["returned"], value: format.dateTime(returned)))
             }
-            if let notes = item.notes { fields.append(OrderView.Field(label: "Notes", value: text(notes))) }
+            if let notes = item.notes { fields.append(OrderView.Field(label: words["notes"], value: text(notes))) }
+            let statusLabel = labels.returned(item.status)
             return OrderView.Fulfillment(
-                id: "return-\(index + 1)", kind: "return", heading: "Return \(text(item.returnNumber) ?? "\(index + 1)")",
-                status: item.status.rawValue, statusLabel: StatusLabels.returned(item.status),
-                statusDescription: text(item.statusDescription), details: fields, address: [],
-                links: [link(item.returnManagementURL, text: "Manage Return")].compactMap { $0 }, barcode: nil, lineItems: [])
+                id: "return-\(index + 1)", kind: "return",
+                heading: words["returnHeading", text(item.returnNumber) ?? "\(index + 1)"],
+                status: item.status.rawValue, statusLabel: statusLabel,
+                statusDescription: StatusLabels.description(text(item.statusDescription), besides: statusLabel), details: fields,
+                address: [], links: [link(item.returnManagementURL, text: words["manageReturn"])].compactMap { $0 }, barcode: nil,
+                lineItems: [])
         }
         return OrderView.Returns(details: details, links: links, returns: returns)
     }

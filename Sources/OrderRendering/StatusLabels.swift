@@ -1,68 +1,35 @@
+import Foundation
 import OrderPackage
 
-/// The words the page uses for the spec's status values (English, as Wallet's own labels are
-/// not the order's to localize; the merchant's `statusDescription` is shown beside them).
-enum StatusLabels {
-    static func order(_ status: Order.Status) -> String {
-        switch status {
-        case .open: "Open"
-        case .completed: "Completed"
-        case .cancelled: "Cancelled"
-        }
+/// The words the page uses for the spec's status values, in the page's language; the merchant's
+/// `statusDescription` is shown beside them unless it says the same.
+struct StatusLabels {
+    let text: OrderPageText
+
+    func order(_ status: Order.Status) -> String { text["status.order.\(status.rawValue)"] }
+
+    func shipping(_ status: Order.ShippingFulfillment.Status) -> String { text["status.fulfillment.\(status.rawValue)"] }
+
+    func pickup(_ status: Order.PickupFulfillment.Status) -> String { text["status.fulfillment.\(status.rawValue)"] }
+
+    /// A return's own words where it has them (`open`: Return Started), else a fulfillment's.
+    func returned(_ status: Order.Return.Status) -> String {
+        let own = "status.return.\(status.rawValue)"
+        return OrderPageText.keys.contains(own) ? text[own] : text["status.fulfillment.\(status.rawValue)"]
     }
 
-    static func shipping(_ status: Order.ShippingFulfillment.Status) -> String {
-        switch status {
-        case .open: "Order Placed"
-        case .processing: "Processing"
-        case .onTheWay: "On the Way"
-        case .outForDelivery: "Out for Delivery"
-        case .delivered: "Delivered"
-        case .shipped: "Shipped"
-        case .issue: "Issue"
-        case .cancelled: "Cancelled"
-        }
-    }
+    func payment(_ status: Order.Payment.Status) -> String { text["status.payment.\(status.rawValue)"] }
 
-    static func pickup(_ status: Order.PickupFulfillment.Status) -> String {
-        switch status {
-        case .open: "Order Placed"
-        case .processing: "Processing"
-        case .readyForPickup: "Ready for Pickup"
-        case .pickedUp: "Picked Up"
-        case .issue: "Issue"
-        case .cancelled: "Cancelled"
-        }
-    }
+    func transaction(_ status: Order.PaymentTransaction.Status) -> String { text["status.transaction.\(status.rawValue)"] }
 
-    static func returned(_ status: Order.Return.Status) -> String {
-        switch status {
-        case .open: "Return Started"
-        case .onTheWay: "On the Way"
-        case .processing: "Processing"
-        case .issue: "Issue"
-        case .completed: "Completed"
-        case .cancelled: "Cancelled"
-        }
-    }
+    func barcode(_ format: Order.Barcode.Format) -> String { text["barcode.\(format.rawValue)"] }
 
-    static func payment(_ status: Order.Payment.Status) -> String {
-        switch status {
-        case .pending: "Pending"
-        case .authorized: "Authorized"
-        case .paid: "Paid"
-        case .refunded: "Refunded"
-        case .declined: "Declined"
-        case .voided: "Voided"
-        }
-    }
-
-    static func barcode(_ format: Order.Barcode.Format) -> String {
-        switch format {
-        case .qr: "QR code"
-        case .pdf417: "PDF417 code"
-        case .aztec: "Aztec code"
-        case .code128: "Code 128 barcode"
-        }
+    /// The merchant's status text, unless it only repeats `label` ("Delivered" beside Delivered).
+    static func description(_ description: String?, besides label: String) -> String? {
+        guard let description else { return nil }
+        let same =
+            description.trimmingCharacters(in: .whitespacesAndNewlines).compare(
+                label, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+        return same ? nil : description
     }
 }

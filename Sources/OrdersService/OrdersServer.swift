@@ -81,6 +81,31 @@ public struct OrdersServer: Sendable {
             self.webhooks = webhooks
             self.outboxLease = outboxLease
         }
+
+        /// What this configuration lacks for production, one sentence each: no APNs credentials
+        /// (pushes are logged, not sent), or plain HTTP on an address other than loopback (no
+        /// proxy can be in front of it). ``OrdersServer/run(wallet:onListening:)`` logs each once
+        /// as a warning when it listens; `X-Forwarded-*` headers with no trusted proxy are warned about when the
+        /// first arrives (docs/deployment.md).
+        public var deploymentWarnings: [String] {
+            var warnings: [String] = []
+            if push == nil {
+                warnings.append(
+                    "pushes will not be sent: no APNs credentials (--push-key-p8 with --key-id and --team-id, or "
+                        + "--push-certificate with --push-key); each push is logged instead")
+            }
+            if tls == nil, !Self.isLoopback(host) {
+                warnings.append(
+                    "plain HTTP on \(host), which is not a loopback address: listen on 127.0.0.1 behind a proxy that "
+                        + "terminates TLS, or serve HTTPS with --tls-certificate and --tls-key (docs/deployment.md)")
+            }
+            return warnings
+        }
+
+        static func isLoopback(_ host: String) -> Bool {
+            let host = host.lowercased()
+            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        }
     }
 
     public let configuration: Configuration
@@ -130,8 +155,14 @@ public struct OrdersServer: Sendable {
             outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender,
             configuration: .init(lease: configuration.outboxLease), logger: logger,
             onOutcome: configuration.service.metrics.recordPush(outcome:))
+        // Said once the server listens: a server that cannot start has nothing to warn about.
+        let warnings = configuration.deploymentWarnings
         let application = service.application(
-            host: configuration.host, port: configuration.port, server: server, onServerRunning: onListening)
+            host: configuration.host, port: configuration.port, server: server,
+            onServerRunning: { port in
+                for warning in warnings { logger.warning("\(warning)") }
+                await onListening(port)
+            })
         services += [drainer, ConsentSweeper(wallet: wallet, logger: logger)]
         if wallet.configuration.availability.isDataAvailable(.financialData) {
             do {

@@ -89,8 +89,9 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     public static func open(
         _ url: PostgresDatabaseURL, options: Options = Options(), logger: Logger = Logger(label: "wallet.postgres")
     ) async throws(StorageError) -> PostgresBackend {
+        let connectTimeout = url.connectTimeout ?? options.connectTimeout
         do {
-            let (connection, _) = try await PostgresServers.connect(url, timeout: options.connectTimeout, logger: logger)
+            let (connection, _) = try await PostgresServers.connect(url, timeout: connectTimeout, logger: logger)
             do {
                 if options.createIfMissing {
                     try await PostgresSchema.migrate(on: connection, logger: logger, location: url.redacted)
@@ -108,7 +109,7 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
             throw StorageError(postgres: error, location: url.redacted)
         }
         let servers = PostgresServers(
-            url: url, maximumConnections: url.poolSize ?? options.maximumConnections, connectTimeout: options.connectTimeout,
+            url: url, maximumConnections: url.poolSize ?? options.maximumConnections, connectTimeout: connectTimeout,
             logger: logger)
         var running: Task<Void, Never>?
         if options.poolLifetime == .untilClosed {

@@ -17,7 +17,7 @@ struct Orders: AsyncParsableCommand {
             3 (a newer version was stored) and 4 (declined).
             Error codes in reports are stable; docs/error-codes.md lists them all.
             """,
-        version: "0.3.0",
+        version: WalletOrdersVersion.current,
         subcommands: [
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
@@ -34,6 +34,7 @@ struct Orders: AsyncParsableCommand {
         // Every log line of every library, escaped and bounded by one handler (`orders serve`
         // switches its sink to a background writer).
         LoggingSystem.bootstrap { label in LogLineHandler(label: label, sink: .standardError, logLevel: level) }
+        var running: (any ParsableCommand.Type)?
         do {
             // verify and add take their file operands past the parser (FileOperands says why).
             let arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,6 +44,7 @@ struct Orders: AsyncParsableCommand {
             } else {
                 command = try parseAsRoot(arguments)
             }
+            running = type(of: command)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -60,6 +62,16 @@ struct Orders: AsyncParsableCommand {
             }
             if exitCode(for: error) == .success {
                 self.exit(withError: error)  // --help, --version
+            }
+            if let validation = error as? ValidationError, let running {
+                // A check the command makes when it runs (FileOperands: no file): the command's
+                // own usage, as the parser gives for its own checks, not the tool's.
+                let usage = usageString(for: running)
+                let name = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }.joined(separator: " ")
+                Output.error(
+                    Self.clippingQuotedValues(
+                        "Error: \(validation.message)\nUsage: \(usage)\n  See '\(name) --help' for more information."))
+                Foundation.exit(ExitStatus.usageOrIO)
             }
             Output.error(Self.clippingQuotedValues(fullMessage(for: error)))
             Foundation.exit(ExitStatus.usageOrIO)

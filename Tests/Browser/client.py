@@ -6,6 +6,7 @@ import hashlib
 import http.server as httpserver
 import json
 import secrets
+import ssl
 import threading
 import urllib.error
 import urllib.parse
@@ -28,6 +29,15 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 _opener = urllib.request.build_opener(_NoRedirect)
+
+
+def trust(certificate):
+    """Trusts `certificate` (a PEM file) besides the system's roots in every later request: a
+    test's own TLS proxy."""
+    global _opener
+    context = ssl.create_default_context()
+    context.load_verify_locations(certificate)
+    _opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPSHandler(context=context))
 
 
 def http(method, url, form=None, headers=None):

@@ -55,11 +55,11 @@ def receipts(deployment, callback):
     return OAuthClient(deployment.urls[-1], client_id, None, redirect)
 
 
-def chrome(language="en-US"):
+def chrome(language="en-US", extra_arguments=()):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,900", f"--lang={language}"):
+                     "--window-size=1280,900", f"--lang={language}", *extra_arguments):
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -73,11 +73,11 @@ class Deployment:
         self.urls = []
         if BACKEND == "postgres":
             self.location = ["--database", new_postgres_database()]
-            count = instances or 2
+            count = 2 if instances is None else instances
         else:
             self.store = os.path.join(self.folder, "store.sqlite")
             self.location = ["--store", self.store]
-            count = instances or 1
+            count = 1 if instances is None else instances
         self.orders(["owner", "set-password", "--cost", "4"], input=PASSWORD + "\n")
         feed_path = os.path.join(self.folder, "feed.json")
         with open(feed_path, "w") as file:

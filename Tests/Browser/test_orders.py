@@ -18,7 +18,7 @@ import zipfile
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import Pages, chrome
+from conftest import SCREENSHOTS, Pages, chrome
 from deployment import ORDERS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -144,6 +144,33 @@ def test_the_full_order_is_accessible_in_both_schemes_and_widths(pages, folder):
     pages.screenshot("order-preview")
 
 
+HEADINGS = {"en-US": "Order", "de-DE": "Bestellung", "fr-FR": "Commande", "es-ES": "Pedido", "ja-JP": "注文",
+            "zh-Hans-CN": "订单"}
+
+
+@pytest.mark.parametrize("locale", list(HEADINGS))
+def test_the_page_speaks_the_languages_of_wallet(pages, folder, locale):
+    """The page's own words in each language Wallet speaks (the merchant's come from order.strings);
+    the divider above the total is one line; a screenshot per language."""
+    pages.open("file://" + preview(os.path.join(ARCHIVES, "valid", "full.order"), folder, locale=locale))
+    check_page(pages)
+    assert pages.driver.find_element(By.TAG_NAME, "h1").text.startswith(HEADINGS[locale] + " ")
+    headings = [h.text for h in pages.driver.find_elements(By.TAG_NAME, "h2")]
+    if not locale.startswith("en"):
+        assert not {"Items", "Payment", "Returns", "Shipment", "Delivery"} & set(headings), headings
+    pages.check_accessible(f"order preview ({locale})")
+    # One line: the label's border meets the amount's across the grid's gap.
+    label, amount = (pages.driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.right, r.top]",
+        selector) for selector in (".amounts dt.total", ".amounts dd.total"))
+    assert abs(label[1] - amount[0]) <= 1 and abs(label[2] - amount[2]) <= 1, (label, amount)
+    if SCREENSHOTS:
+        pages.driver.set_window_size(430, 1400)
+        pages.driver.execute_script("window.scrollTo(0, 0)")
+        pages.driver.save_screenshot(os.path.join(SCREENSHOTS, f"order-preview-{locale.split('-')[0]}.png"))
+        pages.driver.set_window_size(1280, 900)
+
+
 def test_markup_in_an_order_is_text_and_javascript_urls_are_no_links(pages, folder):
     archive = packed(folder, "hostile", hostile)
     pages.open("file://" + preview(archive, folder))
@@ -218,6 +245,7 @@ def test_the_customer_page_speaks_the_readers_language(deployment, customer):
         body = driver.find_element(By.TAG_NAME, "body").text
         assert "Beispiel-Laden" in body and "MERCHANT_NAME" not in body
         assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
+        assert driver.find_element(By.TAG_NAME, "h1").text.startswith("Bestellung ")
     finally:
         driver.quit()
 

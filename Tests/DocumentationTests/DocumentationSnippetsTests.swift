@@ -82,11 +82,15 @@ struct DocumentationSnippetsTests {
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
     }
 
-    /// A manifest's lines without comments and blank lines, its path dependency made a placeholder.
+    /// A manifest's lines without comments and blank lines, its path dependency's path made a
+    /// placeholder (its `name:` kept: without it the package is known by its folder's name).
     static func manifestLines(_ lines: [String]) -> [String] {
         normalized(lines).compactMap { line in
             if line.isEmpty || line.hasPrefix("//") { return nil }
-            if line.hasPrefix(".package("), line.contains("path:") { return ".package(path: …)" }
+            if line.hasPrefix(".package("), line.contains("path:") {
+                let name = line.firstRange(of: #/name: "[^"]*"/#).map { String(line[$0]) + ", " } ?? ""
+                return ".package(\(name)path: …)"
+            }
             return line
         }
     }

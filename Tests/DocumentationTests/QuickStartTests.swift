@@ -45,7 +45,9 @@ struct QuickStartTests {
                 "export ORDERS_REQUIRE_POSTGRES=${ORDERS_REQUIRE_POSTGRES:-1} ORDERS_REQUIRE_BROWSER=${ORDERS_REQUIRE_BROWSER:-1}"
             ))
         let exportLine = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("export ORDERS_REQUIRE") })
-        let firstTest = try #require(script.components(separatedBy: "\n").firstIndex { $0.hasPrefix("swift test") })
+        // The first line that runs the Swift suites (each step is `step "what…" COMMAND…`).
+        let firstTest = try #require(
+            script.components(separatedBy: "\n").firstIndex { !$0.hasPrefix("#") && $0.contains("swift test --disable-xctest") })
         #expect(exportLine < firstTest)
     }
 }

@@ -11,6 +11,14 @@ struct PreviewCommandTests {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
+    /// Chromium, or nil where it is not installed — a failure where the browser is required (CI).
+    static func requiredChromium() -> String? {
+        if chromium == nil {
+            #expect(ProcessInfo.processInfo.environment["ORDERS_REQUIRE_BROWSER"] != "1", "Chromium is required in CI")
+        }
+        return chromium
+    }
+
     @Test("a valid archive: one self-contained page on stdout, exit 0")
     func page() async throws {
         let result = try await OrdersProcess.run(["preview"] + Self.trust + ["valid/full.order"])
@@ -64,10 +72,7 @@ struct PreviewCommandTests {
 
     @Test("--png: a screenshot through headless Chromium, light and dark")
     func screenshot() async throws {
-        guard let chromium = Self.chromium else {
-            #expect(ProcessInfo.processInfo.environment["ORDERS_REQUIRE_BROWSER"] != "1", "Chromium is required in CI")
-            return
-        }
+        guard let chromium = Self.requiredChromium() else { return }
         let folder = try TemporaryDirectory.make("preview")
         defer { try? FileManager.default.removeItem(at: folder) }
         var images: [Data] = []
@@ -83,5 +88,31 @@ struct PreviewCommandTests {
             images.append(data)
         }
         #expect(images[0] != images[1])
+    }
+
+    @Test("--png without a height is as tall as the page: no empty screen below a short order, all of a long one")
+    func screenshotFitsThePage() async throws {
+        guard let chromium = Self.requiredChromium() else { return }
+        let folder = try TemporaryDirectory.make("preview")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var heights: [String: Int] = [:]
+        for (file, size) in [("valid/basic.order", []), ("valid/full.order", []), ("valid/basic.order", ["--png-size", "400"])] {
+            let png = folder.appendingPathComponent("shot.png")
+            let result = try await OrdersProcess.run(
+                ["preview", "-o", folder.appendingPathComponent("order.html").path, "--png", png.path] + size + Self.trust
+                    + [file], environment: ["ORDERS_CHROMIUM": chromium])
+            #expect(result.status == 0, "\(result.stderr)")
+            let data = try Data(contentsOf: png)
+            // PNG: the IHDR chunk's width and height, big-endian, at bytes 16 and 20.
+            let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == (size.isEmpty ? 430 : 400), "\(file) \(size)")
+            heights[file + size.joined()] = height
+        }
+        let basic = try #require(heights["valid/basic.order"])
+        let full = try #require(heights["valid/full.order"])
+        #expect(basic > 300 && basic < 1_600, "basic: \(basic) px")
+        #expect(full > basic, "full \(full) px, basic \(basic) px")
+        #expect(try await OrdersProcess.run(["preview", "--png-size", "400x"] + Self.trust + ["valid/basic.order"]).status == 2)
     }
 }

@@ -29,6 +29,15 @@ struct VerifyCommandTests {
         }
     }
 
+    @Test("a chain to a root that is not trusted names the root and says how to trust a test PKI's")
+    func untrustedRootNamed() async throws {
+        let result = try await OrdersProcess.run(["verify", "valid/basic.order"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("signature.untrustedChain"), "\(result.stdout)")
+        #expect(result.stdout.contains("it ends at the root 'CN=Wallet Orders Test Root CA,"), "\(result.stdout)")
+        #expect(result.stdout.contains("Apple's roots") && result.stdout.contains("--trust-root FILE"))
+    }
+
     @Test("JSON Lines: one object per file, keys sorted, facts filled in")
     func jsonLines() async throws {
         let result = try await OrdersProcess.run(

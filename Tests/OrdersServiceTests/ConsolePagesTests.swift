@@ -32,6 +32,11 @@ struct ConsolePagesTests {
         try await fixture.service().application(host: "127.0.0.1", port: 0).test(.router) { client in
             let out = try await client.executeRequest(uri: "/console/orders", method: .get, headers: [:], body: nil)
             #expect(out.status == .seeOther && out.headers[.location] == "/finance/sign-in?next=%2Fconsole%2Forders")
+            // The sign-in page says what the owner signs in to: the console, not financial data.
+            let form = try await client.executeRequest(
+                uri: "/finance/sign-in?next=%2Fconsole%2Forders", method: .get, headers: [:], body: nil)
+            #expect(String(buffer: form.body).contains("to use the operator console: orders, API keys and pushes."))
+            #expect(!String(buffer: form.body).contains("financial data"))
             let cookie: HTTPFields = [.cookie: try await Self.signIn(client)]
             let all = try await client.executeRequest(uri: "/console/orders", method: .get, headers: cookie, body: nil)
             #expect(all.status == .ok)

@@ -47,6 +47,10 @@ struct CustomerOrderPageTests {
             #expect(german.status == .ok && german.headers[.eTag] != tag)
             #expect(
                 String(buffer: german.body).contains("<html lang=\"de-DE\">") && String(buffer: german.body).contains("49,00"))
+            // The page's own words too, not only the merchant's.
+            #expect(
+                String(buffer: german.body).contains("Bestellung 123-456-789")
+                    && String(buffer: german.body).contains(">Zahlung<"))
             let css = try await client.executeRequest(uri: "/orders/static/order.css", method: .get, headers: [:], body: nil)
             #expect(css.status == .ok && css.headers[.contentType] == "text/css; charset=utf-8")
         }

@@ -79,13 +79,18 @@ struct EmbeddingTests {
 
 @Suite("orders serve: starting")
 struct ServeStartTests {
-    @Test("a port already in use is one line and exit 2, and the running server is untouched")
+    @Test("a port already in use is one line and exit 2, no store is created, and the running server is untouched")
     func portInUse() async throws {
         let fixture = try await ServiceFixture.make()
         let first = try await ServeProcess.start(store: fixture.storePath)
         let (status, message) = try await ServeProcess.failing(["--store", fixture.storePath, "--port", String(first.port)])
         #expect(status == 2)
         #expect(message == "orders: cannot listen on 127.0.0.1:\(first.port): Address already in use\n", "\(message)")
+        let folder = try TemporaryDirectory.make("serve-port-taken")
+        let newStore = folder.appendingPathComponent("new/orders.sqlite").path
+        let second = try await ServeProcess.failing(["--store", newStore, "--port", String(first.port)])
+        #expect(second.status == 2 && second.standardError.hasPrefix("orders: cannot listen on "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing made for a store")
         let client = LoopbackClient(port: first.port)
         let health = try await client.send(.get, "/health", headers: [:], body: nil)
         try await client.shutdown()

@@ -57,7 +57,9 @@ struct ServiceUnderLoadTests {
         let scale = ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] == nil ? 1 : 15
         let sorted = waits.sorted()
         let (median, slowest) = (sorted[sorted.count / 2], sorted[sorted.count - 1])
-        #expect(median < .milliseconds(250) * scale, "well-behaved requests waited \(sorted)")
+        // The median under 500 ms: beside the whole suite it reached 338 ms once (issue 41's run);
+        // held requests would put it near 2 s.
+        #expect(median < .milliseconds(500) * scale, "well-behaved requests waited \(sorted)")
         let held = waits.filter { $0 >= .seconds(2) * scale }
         #expect(held.count <= rounds / 8, "\(held.count) of \(rounds) well-behaved requests waited 2 s or more: \(sorted)")
         // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every

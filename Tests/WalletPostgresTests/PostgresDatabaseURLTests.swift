@@ -115,6 +115,15 @@ struct PostgresDatabaseURLTests {
         #expect(try PostgresDatabaseURL(url.redacted) == url)
     }
 
+    @Test("connect_timeout, libpq's name: absent by default (the backend's 10 s), bounds, kept by redaction")
+    func connectTimeout() throws {
+        #expect(try PostgresDatabaseURL("postgres://wallet@db/orders").connectTimeout == nil)
+        let url = try PostgresDatabaseURL("postgres://wallet@db/orders?connect_timeout=2&pool_timeout=3")
+        #expect(url.connectTimeout == .seconds(2) && url.poolTimeout == .seconds(3))
+        #expect(url.redacted == "postgres://wallet@db:5432/orders?pool_timeout=3&connect_timeout=2")
+        #expect(try PostgresDatabaseURL(url.redacted) == url)
+    }
+
     @Test(
         "what cannot be used is refused, saying what is wrong",
         arguments: [
@@ -140,6 +149,7 @@ struct PostgresDatabaseURLTests {
             ("postgres://wallet@/orders?host=/run/a,db2", "all TCP hosts or all socket directories"),
             ("postgres://wallet@db/orders?pool_size=0", "pool_size must be 1…1000"),
             ("postgres://wallet@db/orders?pool_timeout=never", "pool_timeout must be 0.01…600 seconds"),
+            ("postgres://wallet@db/orders?connect_timeout=0", "connect_timeout must be 0.01…600 seconds"),
         ])
     func refused(_ text: String, _ reason: String) {
         #expect {

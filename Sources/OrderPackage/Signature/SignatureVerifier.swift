@@ -166,6 +166,12 @@ struct SignatureVerifier: Sendable {
             let subject = certificate.map { " (\(MessageText.quote($0.subjectDescription)))" } ?? ""
             outcome.errors.append(.untrustedChain(reason: description + subject))
             return nil
+        case .untrustedRoot(let name):
+            outcome.errors.append(
+                .untrustedChain(
+                    reason: "it ends at the root \(MessageText.quote(name)), which is not trusted here; orders for Wallet "
+                        + "chain to Apple's roots, and a test PKI's root is trusted with --trust-root FILE"))
+            return nil
         }
     }
 

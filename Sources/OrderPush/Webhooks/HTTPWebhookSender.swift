@@ -28,7 +28,7 @@ public final class HTTPWebhookSender: WebhookSender, Service {
 
         public init(
             timeout: Duration = .seconds(10), maximumResponseBytes: Int = 64 << 10, maximumClients: Int = 16,
-            additionalTrustRootsPEM: [Data] = [], userAgent: String = "wallet-orders"
+            additionalTrustRootsPEM: [Data] = [], userAgent: String = WalletOrdersVersion.userAgent
         ) {
             self.timeout = timeout
             self.maximumResponseBytes = maximumResponseBytes

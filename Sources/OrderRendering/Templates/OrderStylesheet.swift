@@ -22,6 +22,7 @@ public enum OrderStylesheet {
         .order .fields dt{color:#5b5b60}
         .order .fields dd{margin:0;text-align:end;overflow-wrap:anywhere}
         .order .amounts .total{border-top:1px solid #d1d1d6;padding-top:.35rem;font-weight:700}
+        .order .amounts dt.total{margin-inline-end:-1rem;padding-inline-end:1rem}
         .order address{font-style:normal;margin:.5rem 0}
         .order address span{display:block}
         .order .items{list-style:none;margin:.5rem 0;padding:0;display:grid;gap:.75rem}

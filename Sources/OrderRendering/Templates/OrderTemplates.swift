@@ -29,7 +29,7 @@ enum OrderTemplates {
         <ul class="items">
         {{#lineItems}}<li>{{#.image}}<img class="thumb" src="{{{image}}}" alt="">{{/.image}}{{^.image}}<span class="thumb" aria-hidden="true"></span>{{/.image}}\
         <span class="item"><span class="item-title">{{title}}</span>{{#.subtitle}}<span class="sub">{{subtitle}}</span>{{/.subtitle}}\
-        <span class="sub">Qty {{quantity}}</span></span>{{#.price}}<span class="price">{{price}}</span>{{/.price}}</li>
+        <span class="sub">{{quantity}}</span></span>{{#.price}}<span class="price">{{price}}</span>{{/.price}}</li>
         {{/lineItems}}</ul>
         """
 
@@ -44,11 +44,11 @@ enum OrderTemplates {
         <div><p class="merchant">{{name}}</p>{{#.link}}<a class="sub" href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}</div>{{/merchant}}
         </header>
         <section class="card" aria-labelledby="order-title">
-        <h1 id="order-title">Order {{orderNumber}}</h1>
+        <h1 id="order-title">{{heading}}</h1>
         <p><span class="badge {{status}}">{{statusLabel}}</span>{{#.statusDescription}} <span class="status-text">{{statusDescription}}</span>{{/.statusDescription}}</p>
         {{>fields}}
         {{#.provider}}<p class="provider">{{#.logoLight}}<picture>{{#.logoDark}}<source srcset="{{{logoDark}}}" media="(prefers-color-scheme: dark)">{{/.logoDark}}<img src="{{{logoLight}}}" alt=""></picture>{{/.logoLight}}\
-        Tracked by {{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{name}}</a>{{/.link}}{{^.link}}{{name}}{{/.link}}</p>{{/.provider}}
+        {{before}}{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{name}}</a>{{/.link}}{{^.link}}{{name}}{{/.link}}{{after}}</p>{{/.provider}}
         {{#.barcode}}{{>barcode}}{{/.barcode}}
         {{#.manage}}<p><a class="button" href="{{href}}" rel="noopener noreferrer">{{text}}</a></p>{{/.manage}}
         </section>
@@ -63,19 +63,19 @@ enum OrderTemplates {
         {{#links}}<p><a class="button" href="{{href}}" rel="noopener noreferrer">{{text}}</a></p>{{/links}}
         </section>
         {{/fulfillments}}
-        {{^empty(lineItems)}}<section class="card" aria-labelledby="items-title"><h2 id="items-title">Items</h2>{{>lineItems}}</section>{{/empty(lineItems)}}
+        {{^empty(lineItems)}}<section class="card" aria-labelledby="items-title"><h2 id="items-title">{{words.items}}</h2>{{>lineItems}}</section>{{/empty(lineItems)}}
         {{#.payment}}
         <section class="card" aria-labelledby="payment-title">
-        <h2 id="payment-title">Payment</h2>
-        <dl class="fields amounts">{{#summary}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/summary}}<dt class="total">Total</dt><dd class="total">{{total}}</dd></dl>
+        <h2 id="payment-title">{{words.payment}}</h2>
+        <dl class="fields amounts">{{#summary}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/summary}}<dt class="total">{{words.total}}</dt><dd class="total">{{total}}</dd></dl>
         {{#.statusLabel}}<p><span class="badge">{{statusLabel}}</span></p>{{/.statusLabel}}
-        {{#.methods}}<p class="sub">Paid with {{methods}}</p>{{/.methods}}
-        {{^empty(transactions)}}<h3>Transactions</h3><dl class="fields">{{#transactions}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/transactions}}</dl>{{/empty(transactions)}}
+        {{#.methods}}<p class="sub">{{methods}}</p>{{/.methods}}
+        {{^empty(transactions)}}<h3>{{words.transactions}}</h3><dl class="fields">{{#transactions}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/transactions}}</dl>{{/empty(transactions)}}
         </section>
         {{/.payment}}
         {{#.returns}}
         <section class="card" aria-labelledby="returns-title">
-        <h2 id="returns-title">Returns</h2>
+        <h2 id="returns-title">{{words.returns}}</h2>
         {{>fields}}
         {{#links}}<p><a class="button" href="{{href}}" rel="noopener noreferrer">{{text}}</a></p>{{/links}}
         {{#.returns}}<section class="return" aria-labelledby="{{id}}"><h3 id="{{id}}">{{heading}}</h3>

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WalletOrders
+import WalletPrimitives
 
 /// `GET /health` (the store answers) and `GET /metrics` (Prometheus text format).
 struct OperationalRoutes: Sendable {
@@ -14,10 +15,11 @@ struct OperationalRoutes: Sendable {
         table.add(.get, "metrics", to: router, use: exposition)
     }
 
-    /// `200 {"status":"ok"}` when the store can be read; the store's error (503) when not.
+    /// `200 {"status":"ok","version":"…"}` when the store can be read; the store's error (503)
+    /// when not.
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
         _ = try await wallet.backend.pushOutbox.pendingPushCount()
-        return Response.json(status: .ok, body: ["status": "ok"])
+        return Response.json(status: .ok, body: ["status": "ok", "version": WalletOrdersVersion.current])
     }
 
     @Sendable func exposition(_ request: Request, context: Context) async throws -> Response {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// Behind a reverse proxy the operator trusts (`--trusted-proxy ADDRESS`), the client is the one
 /// the proxy names: the right-most `X-Forwarded-For` address that is not itself a trusted proxy,
@@ -12,11 +13,24 @@ struct ForwardedClientMiddleware: RouterMiddleware {
     let servesTLS: Bool
     /// ``OrdersService/Configuration/publicURL``, normalized.
     let publicURL: String?
+    /// Whether forwarded headers arriving with no trusted proxy were warned about: once per
+    /// process, not once per request.
+    let forwardedWarning = OnceFlag()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         var context = context
         context.isSecure = servesTLS
+        if trustedProxies.isEmpty, !forwardedWarning.isDone,
+            [HTTPField.Name.forwardedFor, .forwardedProto].contains(where: { $0.map { request.headers[$0] != nil } ?? false }),
+            forwardedWarning.claim()
+        {
+            let warning =
+                "X-Forwarded-For and X-Forwarded-Proto from \(context.clientAddress) are ignored: no --trusted-proxy is "
+                + "given, so every client behind that proxy shares its address for rate limits and cookies are "
+                + "not Secure (docs/deployment.md); said once"
+            context.logger.warning("\(warning)")
+        }
         if trustedProxies.contains(context.clientAddress) {
             let forwarded =
                 HTTPField.Name.forwardedFor.map { request.headers[values: $0] }?.flatMap { $0.split(separator: ",") }
@@ -52,4 +66,16 @@ extension HTTPField.Name {
     static let forwardedFor = Self("X-Forwarded-For")
     static let forwardedProto = Self("X-Forwarded-Proto")
     static let secFetchSite = Self("Sec-Fetch-Site")
+}
+
+/// A flag set once, by the first caller of ``claim()``.
+final class OnceFlag: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    var isDone: Bool { done.load(ordering: .relaxed) }
+
+    /// True for the first call only.
+    func claim() -> Bool {
+        done.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    }
 }

@@ -87,10 +87,15 @@ struct SignInPages: Sendable {
         let cookies = PageCookies(secure: context.isSecure)
         let token = SecretToken.generate(.session).digest
         let purpose =
-            next.hasPrefix("/finance/authorize")
-            ? "answer an app’s request"
-            : next.hasPrefix("/finance/pick")
-                ? "choose transactions to share" : "manage what apps can see"
+            if next.hasPrefix("/finance/authorize") {
+                "answer an app’s request for your financial data"
+            } else if next.hasPrefix("/finance/pick") {
+                "choose transactions to share"
+            } else if next.hasPrefix("/console") {
+                "use the operator console: orders, API keys and pushes"
+            } else {
+                "manage what apps can see in Settings"
+            }
         var response = PageResponse.render(
             "signIn",
             Model(frame: PageFrame(title: "Sign In"), formToken: token, next: next, purpose: purpose, error: error),

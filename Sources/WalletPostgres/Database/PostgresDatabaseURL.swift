@@ -21,7 +21,8 @@ import Foundation
 /// `pool_mode = transaction` (docs/scaling-out.md); `pool_size=N` (1…1000), the most connections
 /// this process opens to the server; `pool_timeout=SECONDS` (0.01…600, default 10), how long a
 /// request waits for one of them (or for a server that accepts writes) before it fails with
-/// `store.unavailable`, which the service answers `503` with `Retry-After`.
+/// `store.unavailable`, which the service answers `503` with `Retry-After`. As libpq's,
+/// `connect_timeout=SECONDS` (here 0.01…600; default 10) bounds each attempt to reach a server.
 public struct PostgresDatabaseURL: Sendable, Hashable {
     public enum Endpoint: Sendable, Hashable {
         case tcp(host: String, port: Int)
@@ -59,6 +60,9 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
     public var poolSize: Int?
     /// How long a request waits for a connection (`pool_timeout`, default 10 s).
     public var poolTimeout: Duration
+    /// How long one attempt to reach a server may take (`connect_timeout`), when the URL says;
+    /// otherwise the backend's option (10 s by default).
+    public var connectTimeout: Duration?
 
     /// The first host, where a single-host deployment's database is.
     public var endpoint: Endpoint {
@@ -106,7 +110,9 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
             guard query[item.name] == nil else { throw .malformed("the parameter \(item.name) is given twice") }
             query[item.name] = item.value ?? ""
         }
-        let known = ["host", "port", "sslmode", "target_session_attrs", "prepared", "pool_size", "pool_timeout"]
+        let known = [
+            "host", "port", "sslmode", "target_session_attrs", "prepared", "pool_size", "pool_timeout", "connect_timeout",
+        ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw .malformed("unknown parameter \(unknown) (known: \(known.joined(separator: ", ")))")
         }
@@ -121,13 +127,12 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
         } else {
             poolSize = nil
         }
-        if let text = query["pool_timeout"] {
-            guard let seconds = Double(text), seconds >= 0.01, seconds <= 600 else {
-                throw .malformed("pool_timeout must be 0.01…600 seconds")
-            }
-            poolTimeout = .milliseconds(Int((seconds * 1000).rounded()))
-        } else {
-            poolTimeout = Self.defaultPoolTimeout
+        poolTimeout =
+            try query["pool_timeout"].map { text throws(PostgresURLError) in
+                try Self.seconds(text, parameter: "pool_timeout")
+            } ?? Self.defaultPoolTimeout
+        connectTimeout = try query["connect_timeout"].map { text throws(PostgresURLError) in
+            try Self.seconds(text, parameter: "connect_timeout")
         }
         if let text = query["target_session_attrs"] {
             guard let value = TargetSessionAttributes(rawValue: text) else {
@@ -222,6 +227,7 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
         if !prepared { options.append("prepared=false") }
         if let poolSize { options.append("pool_size=\(poolSize)") }
         if poolTimeout != Self.defaultPoolTimeout { options.append("pool_timeout=\(Self.seconds(poolTimeout))") }
+        if let connectTimeout { options.append("connect_timeout=\(Self.seconds(connectTimeout))") }
         let socketFiles = endpoints.compactMap { endpoint -> (directory: String, port: String)? in
             guard case .unixSocket(let path) = endpoint else { return nil }
             // DIRECTORY/.s.PGSQL.PORT, as the parser built it.
@@ -242,6 +248,14 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
         }
         return "postgres://\(user)@\(hosts.joined(separator: ","))/\(database)"
             + (options.isEmpty ? "" : "?" + options.joined(separator: "&"))
+    }
+
+    /// A duration parameter's value: 0.01…600 seconds.
+    private static func seconds(_ text: String, parameter: String) throws(PostgresURLError) -> Duration {
+        guard let seconds = Double(text), seconds >= 0.01, seconds <= 600 else {
+            throw .malformed("\(parameter) must be 0.01…600 seconds")
+        }
+        return .milliseconds(Int((seconds * 1000).rounded()))
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -51,6 +51,13 @@ enum PostgresFailure {
             let detail = info[.detail].map { " (\($0))" } ?? ""
             return "\(message)\(detail) [SQLSTATE \(info[.sqlState] ?? "?")]"
         }
+        let channel =
+            error.underlying as? ChannelError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error
+            as? ChannelError
+        if case .connectTimeout(let amount)? = channel {
+            let seconds = String(format: "%g", Double(amount.nanoseconds) / 1_000_000_000)
+            return "no answer from the server within \(seconds) s (connect_timeout)"
+        }
         let system =
             error.underlying as? IOError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? IOError
         if let system { return "cannot connect: \(String(cString: strerror(system.errnoCode)))" }

@@ -40,7 +40,8 @@ enum PostgresSchema {
             ]),
         signIn,
         // SQLite's finance.v5: a deletion's earliest date, for the grant's date filter.
-        PostgresMigration(version: 9, name: "finance.v5", statements: ["ALTER TABLE financeChanges ADD COLUMN earliestDate BIGINT"]),
+        PostgresMigration(
+            version: 9, name: "finance.v5", statements: ["ALTER TABLE financeChanges ADD COLUMN earliestDate BIGINT"]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

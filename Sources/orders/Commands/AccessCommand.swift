@@ -53,7 +53,8 @@ enum AccessOutput {
 struct AccessStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show a client's authorization, shared accounts and order types (all clients without --client).")
+        abstract: "Show a client's authorization, shared accounts and order types (all clients without --client).",
+        discussion: CommandGuide.discussion("access status"))
 
     @Option(help: ArgumentHelp("The client.", valueName: "id"))
     var client: String?
@@ -77,12 +78,14 @@ struct AccessRequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
         abstract: "Ask for authorization as the client would (requestAuthorization): prompts only while not determined.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "access request",
+            """
             Lists the accounts and reads the answer from stdin: account numbers separated by commas, \
             'all', nothing for none (authorized with no accounts), or 'deny'. An answer it cannot read \
             is asked again. Prints the status; when input ends without an answer, nothing is decided: \
             the client stays notDetermined (exit 5) and the message says how to grant or deny.
-            """)
+            """))
 
     @OptionGroup var clientOptions: ClientOptions
     @OptionGroup var store: StoreOptions
@@ -145,8 +148,9 @@ struct TerminalAuthorizationPrompt: AuthorizationPrompt {
 
 struct AccessGrantCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "grant", abstract: "Authorize the client for accounts (from an earliest date) and entitle it to order types."
-    )
+        commandName: "grant",
+        abstract: "Authorize the client for accounts (from an earliest date) and entitle it to order types.",
+        discussion: CommandGuide.discussion("access grant"))
 
     @OptionGroup var clientOptions: ClientOptions
 
@@ -180,7 +184,8 @@ struct AccessGrantCommand: AsyncParsableCommand {
 }
 
 struct AccessDenyCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "deny", abstract: "Deny financial data to the client.")
+    static let configuration = CommandConfiguration(
+        commandName: "deny", abstract: "Deny financial data to the client.", discussion: CommandGuide.discussion("access deny"))
 
     @OptionGroup var clientOptions: ClientOptions
     @Flag(help: "Print the client's access as JSON.")
@@ -200,11 +205,13 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revoke",
         abstract: "Withdraw access, effective on the client's next call.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "access revoke",
+            """
             Without options: all financial data (the client becomes denied and its history tokens stop \
             working). With --account: only those accounts (they show as deleted in its account history). \
             With --order-type: only those order types.
-            """)
+            """))
 
     @OptionGroup var clientOptions: ClientOptions
 

@@ -11,7 +11,9 @@ struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Verify order packages and store the newest version of each order.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "add",
+            """
             Prints one line per file: added, newerExisting, cancelled, or the error code(s). On an \
             interactive terminal each order is shown and you are asked before it is added; --yes (or \
             stdin not being a terminal) adds without asking. One bad file never stops the others.
@@ -21,7 +23,7 @@ struct AddCommand: AsyncParsableCommand {
             store.signerChanged, access.notEntitled); 3 otherwise if any newerExisting; 4 otherwise if \
             any cancelled; 2 for unreadable files or an unusable store; 6 orders restricted; 7 orders \
             not provided.
-            """
+            """)
     )
 
     @Flag(name: .shortAndLong, help: "Add without asking, even on a terminal.")

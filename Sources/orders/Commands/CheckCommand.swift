@@ -11,12 +11,14 @@ struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Say whether an order is stored: exists, newerExists, olderExists or notFound.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "check",
+            """
             With --updated-date, compares the stored updatedAt with it exactly (RFC 3339, any offset, \
             fractions to the nanosecond). With --client (or ORDERS_CLIENT), order types the client is not \
             entitled to answer notFound, as FinanceKit does. Exit status: 0 when a version is stored, \
             1 for notFound, 2 on errors.
-            """
+            """)
     )
 
     @OptionGroup var order: OrderIdentifierOptions

@@ -11,7 +11,9 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the store file for damage (SQLite quick_check, or integrity_check with --full).",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "doctor",
+            """
             Opening a store checks it only when it is small (16 MiB); run this from cron for larger \
             stores (about 2 ms per MB; --full about 5 ms per MB and also compares every index with its table). \
             Nothing is changed, and a missing store is not created. With --database (PostgreSQL), \
@@ -22,7 +24,7 @@ struct DoctorCommand: AsyncParsableCommand {
             once on an older store after large deletions (it needs free disk as large as the store, \
             and holds the write lock while it runs).
             Exit status: 0 sound, 1 damaged (store.corrupt, with what to do), 2 no store or not a store.
-            """)
+            """))
 
     @Flag(help: "Run PRAGMA integrity_check (slower; also checks index contents) instead of quick_check.")
     var full = false

@@ -11,7 +11,7 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a stored order's archive, byte for byte as it was added.",
-        discussion: "Exit status: 0 written, 1 not stored, 2 on errors.")
+        discussion: CommandGuide.discussion("export", "Exit status: 0 written, 1 not stored, 2 on errors."))
 
     @OptionGroup var order: OrderIdentifierOptions
 

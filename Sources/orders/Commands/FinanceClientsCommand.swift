@@ -15,10 +15,12 @@ struct FinanceClientsCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a client; prints its client_id and, unless --public, its secret (once).",
-            discussion: """
+            discussion: CommandGuide.discussion(
+                "finance clients create",
+                """
                 Redirect URIs are matched exactly: https, http only to 127.0.0.1, [::1] or localhost, \
                 or an app scheme named after a domain (com.example.budget:/callback).
-                """)
+                """))
 
         @Option(help: ArgumentHelp("The name the owner sees on the consent sheet.", valueName: "name"))
         var name: String
@@ -26,7 +28,7 @@ struct FinanceClientsCommand: AsyncParsableCommand {
         @Option(
             name: .customLong("redirect-uri"),
             help: ArgumentHelp("Where codes may be sent; repeatable, at least one.", valueName: "uri"))
-        var redirectURIs: [String] = []
+        var redirectURIs: [String]
 
         @Flag(help: "An app on a device that cannot keep a secret: no secret, PKCE alone.")
         var `public` = false
@@ -38,10 +40,6 @@ struct FinanceClientsCommand: AsyncParsableCommand {
         var json = false
 
         @OptionGroup var store: StoreOptions
-
-        func validate() throws {
-            guard !redirectURIs.isEmpty else { throw ValidationError("give at least one --redirect-uri") }
-        }
 
         func run() async throws {
             let wallet = try await store.wallet(create: true)
@@ -60,7 +58,9 @@ struct FinanceClientsCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List clients with their authorization (never secrets).")
+        static let configuration = CommandConfiguration(
+            abstract: "List clients with their authorization (never secrets).",
+            discussion: CommandGuide.discussion("finance clients list"))
 
         @Flag(help: "Print JSON Lines.")
         var json = false
@@ -88,7 +88,8 @@ struct FinanceClientsCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Revoke a client for good: no new flows, its tokens end, its access is revoked.")
+            abstract: "Revoke a client for good: no new flows, its tokens end, its access is revoked.",
+            discussion: CommandGuide.discussion("finance clients revoke"))
 
         @Argument(help: ArgumentHelp("The client_id.", valueName: "client"))
         var client: String

@@ -24,10 +24,12 @@ struct FinanceImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a JSON feed of accounts, balances, transactions and deletions, all or nothing.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "finance import",
+            """
             The feed's format is in docs/cli.md. A malformed feed is rejected whole, naming the record \
             (exit 1; with --json, a JSON object with the error). Unknown keys are ignored with a warning.
-            """)
+            """))
 
     @Argument(help: ArgumentHelp("The feed.", valueName: "feed.json"))
     var feed: String
@@ -35,7 +37,7 @@ struct FinanceImportCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary (or the rejection) as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("Refuse feeds larger than this many bytes (default: 64 MiB).", valueName: "bytes"))
+    @Option(help: ArgumentHelp("Refuse feeds larger than this many bytes (64 MiB).", valueName: "bytes"))
     var maxSize = FinanceFeed.defaultMaximumSize
 
     @OptionGroup var store: StoreOptions
@@ -89,10 +91,12 @@ struct FinanceCompactCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compact",
         abstract: "Remove history change records older than the retention (180 days), as every import does.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "finance compact",
+            """
             History tokens older than the retention then answer "invalid token" and their holders \
             start over. All or nothing: a failure (a full disk, say) removes none.
-            """)
+            """))
 
     @OptionGroup var store: StoreOptions
 
@@ -104,7 +108,8 @@ struct FinanceCompactCommand: AsyncParsableCommand {
 
 struct FinanceAccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "List the accounts shared with the client.")
+        commandName: "accounts", abstract: "List the accounts shared with the client.",
+        discussion: CommandGuide.discussion("finance accounts"))
 
     @Flag(help: "Print one JSON object per account per line.")
     var json = false
@@ -131,7 +136,8 @@ struct FinanceAccountsCommand: AsyncParsableCommand {
 
 struct FinanceBalancesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "balances", abstract: "List an account's balances, newest first.")
+        commandName: "balances", abstract: "List an account's balances, newest first.",
+        discussion: CommandGuide.discussion("finance balances"))
 
     @Option(help: ArgumentHelp("The account.", valueName: "id"))
     var account: String
@@ -187,11 +193,13 @@ struct FinanceTransactionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transactions",
         abstract: "List transactions, filtered, sorted and paged (in SQL where the filter allows).",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "finance transactions",
+            """
             --since and --until filter on postedDate, or transactionDate when not posted (since ≤ date < until). \
             Sort fields: effectiveDate (default), transactionDate, postedDate, amount, merchantName; add :desc to reverse. \
             Amounts print signed in the account's direction.
-            """)
+            """))
 
     @Option(help: ArgumentHelp("Only this account.", valueName: "id"))
     var account: String?

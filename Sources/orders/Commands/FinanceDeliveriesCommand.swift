@@ -15,7 +15,8 @@ struct FinanceDeliveriesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List every endpoint: client, URL, types and frequencies, state, last delivery and failure.")
+            abstract: "List every endpoint: client, URL, types and frequencies, state, last delivery and failure.",
+            discussion: CommandGuide.discussion("finance deliveries list"))
 
         @Flag(help: "Print JSON Lines.")
         var json = false
@@ -47,7 +48,9 @@ struct FinanceDeliveriesCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one endpoint with its last delivery and failure.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one endpoint with its last delivery and failure.",
+            discussion: CommandGuide.discussion("finance deliveries show"))
 
         @Argument(help: ArgumentHelp("The endpoint's id (from `list`).", valueName: "endpoint"))
         var endpoint: String

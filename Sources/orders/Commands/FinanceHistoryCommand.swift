@@ -8,7 +8,9 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Print a history stream, one batch of changes at a time.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "finance history",
+            """
             STREAM is accounts, balances or transactions (the last two need --account). Each batch is a \
             line `STREAM: N inserted, N updated, N deleted` and one line per record; with --json, one \
             JSON object per batch: {"stream", "inserted", "updated", "deleted", "newToken"} with the \
@@ -16,7 +18,7 @@ struct FinanceHistoryCommand: AsyncParsableCommand {
             resumes from the token in the file (if any) and the file is rewritten after each batch. \
             --follow keeps the stream open and prints changes as they are imported, until interrupted. \
             An invalid or compacted token exits 1: remove the token file to start over.
-            """)
+            """))
 
     enum Stream: String, ExpressibleByArgument, CaseIterable {
         case accounts, balances, transactions

@@ -11,7 +11,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "List every stored version of an order, oldest first; the last is current.",
-        discussion: "Exit status: 0 listed, 1 not stored, 2 on errors.")
+        discussion: CommandGuide.discussion("history", "Exit status: 0 listed, 1 not stored, 2 on errors."))
 
     @OptionGroup var order: OrderIdentifierOptions
 

@@ -14,12 +14,13 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a key for some order types; prints the key once (only its hash is stored).")
+            abstract: "Create a key for some order types; prints the key once (only its hash is stored).",
+            discussion: CommandGuide.discussion("keys create"))
 
         @Option(
             name: .customLong("order-type"),
             help: ArgumentHelp("An order type the key may use; repeatable, at least one.", valueName: "type"))
-        var orderTypes: [String] = []
+        var orderTypes: [String]
 
         @Option(help: ArgumentHelp("A name to tell keys apart.", valueName: "name"))
         var name = ""
@@ -28,10 +29,6 @@ struct KeysCommand: AsyncParsableCommand {
         var json = false
 
         @OptionGroup var store: StoreOptions
-
-        func validate() throws {
-            guard !orderTypes.isEmpty else { throw ValidationError("give at least one --order-type") }
-        }
 
         func run() async throws {
             let wallet = try await store.wallet(create: true)
@@ -48,7 +45,8 @@ struct KeysCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
+        static let configuration = CommandConfiguration(
+            abstract: "List keys (never their secrets).", discussion: CommandGuide.discussion("keys list"))
 
         @Flag(help: "Print JSON Lines.")
         var json = false
@@ -74,7 +72,8 @@ struct KeysCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a key for good.")
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a key for good.", discussion: CommandGuide.discussion("keys revoke"))
 
         @Argument(help: ArgumentHelp("The key's identifier (from list), or the whole key.", valueName: "key"))
         var key: String

@@ -9,13 +9,15 @@ struct LinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "link",
         abstract: "Print a signed link to a stored order's customer page.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "link",
+            """
             The link is signed with the stored version's authenticationToken (HMAC-SHA256): only \
             the merchant and the order's holders can make one, a new version with a new token ends \
             it, and it expires (at most 400 days ahead). `orders serve` shows the order at it, with \
             Add to Apple Wallet; a wrong or expired link gets the same 404 as an unknown order.
             Exit status: 0 printed, 1 not stored or no authenticationToken, 2 on errors.
-            """)
+            """))
 
     @OptionGroup var order: OrderIdentifierOptions
 

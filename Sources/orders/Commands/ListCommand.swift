@@ -10,7 +10,7 @@ import WalletWire
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List stored orders, most recently updated first.")
+        abstract: "List stored orders, most recently updated first.", discussion: CommandGuide.discussion("list"))
 
     @Option(name: .customLong("type"), help: ArgumentHelp("Only this order type identifier.", valueName: "orderTypeIdentifier"))
     var orderTypeIdentifier: String?

@@ -11,7 +11,9 @@ struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Copy an SQLite store into an empty PostgreSQL database, and verify the counts.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "migrate",
+            """
             Copies every order with all its versions, access (restrictions, authorizations, shared \
             accounts, entitlements, history cursors, API keys), financial data with its change log, \
             device registrations and pending pushes — from one snapshot of the SQLite store, so \
@@ -19,7 +21,7 @@ struct MigrateCommand: AsyncParsableCommand {
             and history tokens issued by the SQLite store stay valid. Every table's row count is \
             compared before committing; a difference keeps nothing. The target must hold no data.
             Exit status: 0 copied, 2 a store cannot be opened, the target is not empty, or a count differs.
-            """)
+            """))
 
     @Option(help: ArgumentHelp("The store to copy: sqlite:PATH.", valueName: "sqlite:path"))
     var from: String

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import WalletOrders
 
-/// `orders owner`: the data owner's password, which the financial-data pages of `orders serve`
-/// (consent sheet, transaction picker, Settings) ask for.
+/// `orders owner`: the owner's password, which every signed-in page of `orders serve` asks for
+/// (the consent sheet, the transaction picker, Settings, the operator console).
 struct OwnerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "owner",
-        abstract: "Set the data owner's password for the financial-data pages of orders serve; lift sign-in limits.",
+        abstract:
+            "Set the owner's password for orders serve's pages (consent sheet, transaction picker, Settings, console); lift sign-in limits.",
         subcommands: [SetPassword.self, Unlock.self])
 
     struct SetPassword: AsyncParsableCommand {
@@ -15,11 +16,13 @@ struct OwnerCommand: AsyncParsableCommand {
             commandName: "set-password",
             abstract:
                 "Set the owner's password, read from standard input; signs out every session and forgets trusted browsers.",
-            discussion: """
+            discussion: CommandGuide.discussion(
+                "owner set-password",
+                """
                 At a terminal the password is asked for twice, without echo; otherwise the first line \
                 of standard input is the password (never an argument: the shell's history and ps would \
                 show it). 10–72 bytes, no control characters. Stored as a bcrypt hash.
-                """)
+                """))
 
         @Option(
             help: ArgumentHelp(
@@ -47,9 +50,11 @@ struct OwnerCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "unlock",
             abstract: "Forget every counted sign-in attempt, so that every address may sign in again at once.",
-            discussion: """
+            discussion: CommandGuide.discussion(
+                "owner unlock",
+                """
                 orders serve counts sign-in attempts per address, network and trusted browser, and                 refuses an address or network past its limit for 15 minutes (docs/finance-web.md).                 This clears the counts on every instance sharing the store; it changes no password,                 session or trusted browser.
-                """)
+                """))
 
         @OptionGroup var store: StoreOptions
 

@@ -9,11 +9,13 @@ struct PackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
         abstract: "Build a signed order package from a folder (order.json, images, *.lproj).",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "pack",
+            """
             Writes manifest.json (SHA-256 of every file), a detached CMS signature with signingTime, \
             and the zip. Metadata files (.DS_Store, __MACOSX, ._*) are skipped. The key may be \
             encrypted: its passphrase is read from ORDERS_KEY_PASSPHRASE.
-            """
+            """)
     )
 
     @Argument(help: ArgumentHelp("The folder whose contents become the package.", valueName: "source-dir"))

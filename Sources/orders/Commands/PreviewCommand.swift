@@ -8,7 +8,9 @@ struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Render an order package as a self-contained HTML page.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "preview",
+            """
             Verifies the archive first: an invalid one gets the verification report on stderr and \
             no page. The page holds everything (images as data: URIs, the style inline, no script, \
             no network) and follows the reader's light or dark setting.
@@ -16,7 +18,7 @@ struct PreviewCommand: AsyncParsableCommand {
             ORDERS_CHROMIUM), in the light scheme unless --dark.
             Exit status: 0 written, 1 invalid archive, 2 usage or I/O error (Chromium missing or \
             failing included).
-            """
+            """)
     )
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the page here (- for stdout, the default).", valueName: "file"))
@@ -28,9 +30,11 @@ struct PreviewCommand: AsyncParsableCommand {
     var png: String?
 
     @Option(
-        help: ArgumentHelp("The screenshot's width and height in CSS pixels.", valueName: "WxH"),
+        help: ArgumentHelp(
+            "The screenshot's width and height in CSS pixels, or its width alone: then as tall as the page (default: 430, as tall as the page).",
+            valueName: "WxH"),
         transform: ScreenshotSize.parse)
-    var pngSize = ScreenshotSize(width: 430, height: 2400)
+    var pngSize = ScreenshotSize(width: 430, height: nil)
 
     @Flag(help: "Take the screenshot in the dark color scheme.")
     var dark = false
@@ -63,28 +67,33 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 }
 
-/// `430x2400`.
+/// `430x2400`, or `430`: a width, and a height or none (as tall as the page).
 struct ScreenshotSize {
     var width: Int
-    var height: Int
+    var height: Int?
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int?) {
         self.width = width
         self.height = height
     }
 
     /// `--png-size`'s value; a usage error (exit 2) otherwise.
     static func parse(_ text: String) throws -> ScreenshotSize {
-        guard let size = ScreenshotSize(text) else { throw ValidationError("--png-size takes WIDTHxHEIGHT, e.g. 430x2400.") }
+        guard let size = ScreenshotSize(text) else {
+            throw ValidationError("--png-size takes WIDTHxHEIGHT or WIDTH, e.g. 430x2400 or 430.")
+        }
         return size
     }
 
     init?(_ text: String) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (100...8_000).contains(width),
-            (100...16_000).contains(height)
-        else { return nil }
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let width = Int(parts[0]), (100...8_000).contains(width) else { return nil }
+        if parts.count == 2 {
+            guard let height = Int(parts[1]), (100...16_000).contains(height) else { return nil }
+            self.height = height
+        } else {
+            self.height = nil
+        }
         self.width = width
-        self.height = height
     }
 }

@@ -10,7 +10,7 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Delete a stored order and all its versions.",
-        discussion: "Exit status: 0 removed, 1 not stored, 2 on errors.")
+        discussion: CommandGuide.discussion("remove", "Exit status: 0 removed, 1 not stored, 2 on errors."))
 
     @OptionGroup var order: OrderIdentifierOptions
 

@@ -9,10 +9,12 @@ struct RestrictCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restrict",
         abstract: "Restrict a data type for every process using the store, or lift it (no restart needed).",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "restrict",
+            """
             ACTION is on, off or status. While a type is restricted every call for it fails with exit \
             status 6 and changes nothing. Without --type, both types.
-            """)
+            """))
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case on, off, status

@@ -11,15 +11,25 @@ import WalletPrimitives
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve Apple's Orders web service and the merchant API over the store.",
-        discussion: """
+        abstract: "Serve the store to Wallet devices, merchants, financial-data clients, the owner, customers and the operator.",
+        discussion: CommandGuide.discussion(
+            "serve",
+            """
+            Serves, on one port: Apple's Orders web service for Wallet devices (--base-path/v1/…); \
+            the merchant API with API keys (/api/v1/…, orders keys create); financial data for the \
+            clients the owner consents to — OAuth, the data API and its streams (/finance/…, \
+            /.well-known/oauth-authorization-server) — and the owner's pages: sign-in, the consent \
+            sheet, the transaction picker, Settings (/finance); customers' order pages with Add to \
+            Apple Wallet (/orders/…, orders link); the operator console (/console); /health and \
+            /metrics. Behind a proxy: docs/deployment.md.
+
             The first line on standard output is `listening on http://HOST:PORT` (with --port 0, \
             the port the system chose). SIGTERM or SIGINT stop accepting connections, finish the \
             requests in flight (for up to --shutdown-timeout seconds) and exit 0; the process is \
             gone 5 s after that whatever is stuck. Request logs go to standard error \
             (ORDERS_LOG_LEVEL, default info), through a 1 MiB buffer: lines that do not fit \
             while standard error is slow are dropped and counted, never waited for.
-            """)
+            """))
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var trust: TrustOptions
@@ -205,6 +215,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description)
         }
+        // Before the store: a port that is taken must not leave a new store behind.
+        try ListeningProbe.check(host: host, port: port)
         let wallet = try await storeOptions.wallet(
             create: true, trust: trust,
             registrationLimits: RegistrationLimits(devicesPerOrder: devicesPerOrder, ordersPerDevice: ordersPerDevice),

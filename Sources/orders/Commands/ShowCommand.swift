@@ -11,7 +11,7 @@ struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a stored order: summary, fulfillments, payment total and versions.",
-        discussion: "Exit status: 0 shown, 1 not stored, 2 on errors.")
+        discussion: CommandGuide.discussion("show", "Exit status: 0 shown, 1 not stored, 2 on errors."))
 
     @OptionGroup var order: OrderIdentifierOptions
 

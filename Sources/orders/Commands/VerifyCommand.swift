@@ -9,11 +9,13 @@ struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Verify order packages: archive, manifest, signature and order.json.",
-        discussion: """
+        discussion: CommandGuide.discussion(
+            "verify",
+            """
             Prints ✓ or ✗ per file, then each problem with its code and where (a JSON path or an \
             entry name). With --json, prints one JSON object per file per line.
             Exit status: 0 all valid, 1 any invalid, 2 usage or I/O error.
-            """
+            """)
     )
 
     @Flag(help: "Print one JSON object per file per line (JSON Lines).")

@@ -11,6 +11,9 @@ enum X509ChainBuilder {
         case candidates([[X509Certificate]])
         /// No chain: OpenSSL's reason, and the certificate it was checking.
         case untrusted(description: String, certificate: X509Certificate?)
+        /// The chain is whole but its root is not in the store: the root's name (the subject of a
+        /// self-signed certificate offered, or the issuer of the last one).
+        case untrustedRoot(name: String)
     }
 
     /// The candidate chains from `leaf` to a root of `store`, offering `untrusted` as
@@ -34,12 +37,14 @@ enum X509ChainBuilder {
         switch try verify(leaf: leaf, untrusted: untrusted, store: store) {
         case .verified(let chain): return .candidates([chain])
         case .failed(let description, let certificate): return .untrusted(description: description, certificate: certificate)
+        case .rootNotTrusted(let name): return .untrustedRoot(name: name)
         }
     }
 
     private enum Verification {
         case verified([X509Certificate])
         case failed(String, X509Certificate?)
+        case rootNotTrusted(String)
     }
 
     /// One `X509_verify_cert`, every time check off.
@@ -63,6 +68,13 @@ enum X509ChainBuilder {
         let code = X509_STORE_CTX_get_error(context)
         let failing = X509_STORE_CTX_get_current_cert(context).map(X509Certificate.init(borrowing:))
         OpenSSLError.clearQueue()
-        return .failed(String(cString: X509_verify_cert_error_string(Int(code))), failing)
+        switch (code, failing) {
+        case (X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, let last?), (X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, let last?):
+            return .rootNotTrusted(last.issuerDescription)
+        case (X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, let root?), (X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, let root?):
+            return .rootNotTrusted(root.subjectDescription)
+        default:
+            return .failed(String(cString: X509_verify_cert_error_string(Int(code))), failing)
+        }
     }
 }

@@ -3,7 +3,7 @@ extension PageTemplates {
         {{<layout}}{{$content}}
         <section class="card narrow" aria-labelledby="title">
         <h1 id="title">Sign In</h1>
-        <p class="lead">Sign in as the owner of this financial data to {{purpose}}.</p>
+        <p class="lead">Sign in with the owner’s password to {{purpose}}.</p>
         {{#error}}<p class="alert" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/finance/sign-in">
         <input type="hidden" name="csrf_token" value="{{formToken}}">
