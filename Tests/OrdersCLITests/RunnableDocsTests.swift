@@ -22,7 +22,8 @@ struct RunnableDocsTests {
         let root = TestArchiveTable.packageRoot
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
         var blocks: [Block] = []
-        for document in ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map({ "docs/" + $0 }) {
+        let documents = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        for document in documents {
             guard let text = try? String(contentsOf: root.appendingPathComponent(document), encoding: .utf8) else { continue }
             let lines = text.components(separatedBy: "\n")
             var index = 0
@@ -104,16 +105,6 @@ struct RunnableDocsTests {
     static func freePort() throws -> Int {
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length) == 0 && getsockname(probe, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return Int(UInt16(bigEndian: try SilentListener.bindToLoopback(probe).sin_port))
     }
 }

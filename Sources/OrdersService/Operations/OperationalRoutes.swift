@@ -18,15 +18,15 @@ struct OperationalRoutes: Sendable {
     /// `200 {"status":"ok","version":"…"}` when the store can be read; the store's error (503)
     /// when not.
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
-        _ = try await wallet.backend.pushOutbox.pendingPushCount()
+        _ = try await wallet.pendingPushCount()
         return Response.json(status: .ok, body: ["status": "ok", "version": WalletOrdersVersion.current])
     }
 
     @Sendable func exposition(_ request: Request, context: Context) async throws -> Response {
-        if let depth = try? await wallet.backend.pushOutbox.pendingPushCount() {
+        if let depth = try? await wallet.pendingPushCount() {
             metrics.setOutboxDepth(depth)
         }
-        if let depth = try? await wallet.backend.backgroundDelivery.pendingDeliveryCount() {
+        if let depth = try? await wallet.pendingDeliveryCount() {
             metrics.setDeliveryOutboxDepth(depth)
         }
         metrics.updateLogDrops(from: .standardError)

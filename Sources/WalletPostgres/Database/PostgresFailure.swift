@@ -51,16 +51,13 @@ enum PostgresFailure {
             let detail = info[.detail].map { " (\($0))" } ?? ""
             return "\(message)\(detail) [SQLSTATE \(info[.sqlState] ?? "?")]"
         }
-        let channel =
-            error.underlying as? ChannelError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error
-            as? ChannelError
-        if case .connectTimeout(let amount)? = channel {
+        if case .connectTimeout(let amount)? = connectionFailure(error, as: ChannelError.self) {
             let seconds = String(format: "%g", Double(amount.nanoseconds) / 1_000_000_000)
             return "no answer from the server within \(seconds) s (connect_timeout)"
         }
-        let system =
-            error.underlying as? IOError ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? IOError
-        if let system { return "cannot connect: \(String(cString: strerror(system.errnoCode)))" }
+        if let system = connectionFailure(error, as: IOError.self) {
+            return "cannot connect: \(String(cString: strerror(system.errnoCode)))"
+        }
         if let tls = error.underlying as? NIOSSLError {
             return "\(tls)".contains("CERTIFICATE_VERIFY_FAILED")
                 ? "TLS: the server's certificate is not signed by a trusted root or does not name this host (sslmode=verify-full)"
@@ -69,6 +66,12 @@ enum PostgresFailure {
         let words = describe(code: error.code)
         if let underlying = error.underlying, !(underlying is ConnectionPoolError) { return "\(words) (\(underlying))" }
         return words
+    }
+
+    /// Why the connection could not be made, as `T`: the error itself, or the first attempt's
+    /// when NIO tried several addresses.
+    private static func connectionFailure<T: Error>(_ error: PSQLError, as _: T.Type) -> T? {
+        error.underlying as? T ?? (error.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? T
     }
 
     /// postgres-nio's failures without a server message, in words.
