@@ -221,6 +221,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            // The pages' words, one file per language, compiled in (as OrderRendering's).
+            resources: [
+                .embedInCode("Pages/Strings/en.json"), .embedInCode("Pages/Strings/de.json"),
+                .embedInCode("Pages/Strings/fr.json"), .embedInCode("Pages/Strings/es.json"),
+                .embedInCode("Pages/Strings/ja.json"), .embedInCode("Pages/Strings/zh-Hans.json"),
             ]
         ),
         // What the service sends on its own, through one outbox drainer: APNs pushes (the HTTP/2

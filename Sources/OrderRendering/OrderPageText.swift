@@ -1,39 +1,26 @@
 import Foundation
 
-/// The order page's own words (headings, labels, status names) in one ``PageLanguage``: one JSON
-/// file per language under `Strings/`, compiled into the binary (a copied `orders` needs no
-/// resource folder beside it). A text with `%@` takes one value. Every key of `en.json` is in
-/// every file (`OrderPageTextTests`); a key missing at run time shows the English text.
+/// The order page's own words (headings, labels, status names) in one ``PageLanguage``, from the
+/// ``LocalizedStrings`` of `Strings/`. A text with `%@` takes one value. Every key of `en.json`
+/// is in every file (`OrderPageTextTests`).
 struct OrderPageText: Sendable {
     let language: PageLanguage
     private let table: [String: String]
 
     init(_ language: PageLanguage) {
         self.language = language
-        table = Self.tables[language] ?? [:]
+        table = Self.strings.tables[language] ?? [:]
     }
 
     /// The text of `key`, its `%@` replaced by `value` (literally: a value is never a format).
     subscript(_ key: String, _ value: String? = nil) -> String {
-        let text = table[key] ?? Self.tables[.english]?[key] ?? key
+        let text = table[key] ?? Self.strings.text(key, in: .english)
         guard let value else { return text }
         return text.replacingOccurrences(of: "%@", with: value)
     }
 
     /// Every language's table, read once from the embedded files.
-    static let tables: [PageLanguage: [String: String]] = {
-        var tables: [PageLanguage: [String: String]] = [:]
-        for language in PageLanguage.allCases {
-            let bytes = embedded(language)
-            guard let table = try? JSONDecoder().decode([String: String].self, from: Data(bytes)) else {
-                preconditionFailure("Strings/\(language.rawValue).json is not a JSON object of strings")
-            }
-            tables[language] = table
-        }
-        return tables
-    }()
-
-    static func embedded(_ language: PageLanguage) -> [UInt8] {
+    static let strings = LocalizedStrings(folder: "OrderRendering/Strings") { language in
         switch language {
         case .english: PackageResources.en_json
         case .german: PackageResources.de_json
@@ -44,6 +31,8 @@ struct OrderPageText: Sendable {
         }
     }
 
+    static var tables: [PageLanguage: [String: String]] { strings.tables }
+
     /// Every key English has (the lookup of a return's own status words asks it on each render).
-    static let keys: Set<String> = Set(tables[.english]?.keys ?? [:].keys)
+    static let keys: Set<String> = strings.keys
 }

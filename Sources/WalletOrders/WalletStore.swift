@@ -43,11 +43,14 @@ public final class WalletStore: Sendable {
 
     /// Opens the embedded SQLite store at `path` and migrates it, creating it first unless
     /// `createIfMissing` is false (readers), in which case a missing store throws and nothing is
-    /// created.
+    /// created. `readsOnly`: the caller never writes, so a store in a folder it cannot write is
+    /// read as it is (``WalletSQLite/SQLiteBackend/Options/readsOnly``).
     public convenience init(
-        path: String, configuration: WalletConfiguration = WalletConfiguration(), createIfMissing: Bool = true
+        path: String, configuration: WalletConfiguration = WalletConfiguration(), createIfMissing: Bool = true,
+        readsOnly: Bool = false
     ) throws(StorageError) {
-        let backend = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: createIfMissing))
+        let backend = try SQLiteBackend(
+            path: path, options: SQLiteBackend.Options(createIfMissing: createIfMissing, readsOnly: readsOnly))
         self.init(backend: backend, configuration: configuration)
     }
 

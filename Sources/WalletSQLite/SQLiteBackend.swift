@@ -28,11 +28,20 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
         /// Stores up to this size get `PRAGMA quick_check` when opened (about 2 ms per MB);
         /// ``SQLiteBackend/check(at:full:)`` checks stores of any size.
         public var quickCheckLimit: Int
+        /// True for a caller that never writes (with `createIfMissing` false): in a folder this
+        /// process cannot write (a read-only mount, another user's folder), the store is read as
+        /// it is — no lock file, SQLite's `immutable=1` — instead of refused. Exact while nobody
+        /// writes it; a store whose `-wal` holds changes is refused, naming the fix.
+        public var readsOnly: Bool
 
-        public init(createIfMissing: Bool = true, busyTimeout: TimeInterval = 60, quickCheckLimit: Int = 16 << 20) {
+        public init(
+            createIfMissing: Bool = true, busyTimeout: TimeInterval = 60, quickCheckLimit: Int = 16 << 20,
+            readsOnly: Bool = false
+        ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.quickCheckLimit = quickCheckLimit
+            self.readsOnly = readsOnly
         }
     }
 
@@ -49,7 +58,7 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     public convenience init(path: String, options: Options = Options()) throws(StorageError) {
         let pool = try StoreDatabase.open(
             at: path, migrator: SQLiteSchema.migrator, busyTimeout: options.busyTimeout,
-            createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit)
+            createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit, readsOnly: options.readsOnly)
         self.init(pool: pool, path: path)
     }
 

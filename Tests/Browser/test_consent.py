@@ -3,11 +3,15 @@ Select Accounts with two of three accounts and a date; the client exchanges the 
 exactly what was shared; then Settings: stop sharing one account, then everything. On
 PostgreSQL the owner signs in on one instance and answers on the other."""
 
+import os
 import urllib.parse
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from client import OAuthClient
+from conftest import PASSWORD, SCREENSHOTS
 from deployment import CARD, CHECKING, SAVINGS
 
 
@@ -152,3 +156,55 @@ def test_sign_out_ends_the_session_on_every_instance(pages, deployment):
     for url in deployment.urls:
         pages.open(url + "/finance/settings")
         assert pages.heading() == "Sign In"
+
+
+SHEETS = {
+    # Accept-Language: (the sheet's heading, its Select Accounts button, the account picker's heading)
+    "en-US": ("“Budget <b>Planner</b>” Would Like to Access Your Financial Data", "Select Accounts", "Share Accounts with"),
+    "de-DE": ("„Budget <b>Planner</b>“ möchte auf deine Finanzdaten zugreifen", "Konten auswählen", "Konten mit"),
+    "fr-FR": ("« Budget <b>Planner</b> » souhaite accéder à vos données financières", "Choisir les comptes",
+              "Partager des comptes avec"),
+    "es-ES": ("«Budget <b>Planner</b>» quiere acceder a tus datos financieros", "Seleccionar cuentas",
+              "Compartir cuentas con"),
+    "ja-JP": ("“Budget <b>Planner</b>”が財務データへのアクセスを求めています", "口座を選択", "“Budget <b>Planner</b>”と口座を共有"),
+    "zh-CN": ("“Budget <b>Planner</b>”想要访问你的财务数据", "选择账户", "与“Budget <b>Planner</b>”共享账户"),
+}
+
+
+@pytest.fixture(scope="module")
+def undecided(deployment, callback):
+    """A client nobody has answered yet: each language's sheet is asked of it, and cancelled."""
+    redirect = callback.origin + "/undecided/callback"
+    client_id, secret = deployment.register_client("Budget <b>Planner</b>", redirect)
+    return OAuthClient(deployment.urls[-1], client_id, secret, redirect)
+
+
+@pytest.mark.parametrize("language", list(SHEETS))
+def test_the_sheet_speaks_the_languages_of_wallet(pages, deployment, undecided, language):
+    """The consent sheet and its account picker in each language of Wallet (the browser's
+    Accept-Language), the app's name as text in each; a screenshot per language."""
+    heading, select, picker = SHEETS[language]
+    budget = undecided
+    pages.driver.execute_cdp_cmd("Network.enable", {})
+    pages.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": language}})
+    try:
+        pages.open(budget.authorization_url())
+        if pages.driver.find_elements(By.ID, "password"):
+            field = pages.driver.find_element(By.ID, "password")
+            field.send_keys(PASSWORD)
+            pages.navigating(pages.driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
+        assert pages.heading() == heading
+        tag = pages.driver.find_element(By.TAG_NAME, "html").get_attribute("lang")
+        assert tag == ("zh-Hans" if language == "zh-CN" else language.split("-")[0])
+        pages.check_accessible(f"consent sheet ({language})")
+        pages.check_fits(f"consent sheet ({language})")
+        if SCREENSHOTS:
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            pages.driver.set_window_size(430, 900)
+            pages.driver.save_screenshot(os.path.join(SCREENSHOTS, f"consent-sheet-{tag}.png"))
+            pages.driver.set_window_size(1280, 900)
+        pages.click_button(select)
+        assert pages.heading().startswith(picker)
+        pages.check_fits(f"account picker ({language})")
+    finally:
+        pages.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})

@@ -151,7 +151,7 @@ struct FaultInjectionTests {
 
     @Test(
         "a read-only store refuses every write in one line (exit 2) and is left byte for byte",
-        arguments: ["add", "import", "compact"])
+        arguments: ["add", "import", "compact", "remove"])
     func readOnlyStore(_ command: String) async throws {
         let workspace = try StoreWorkspace()
         let confined = try ConfinedStore(in: workspace.folder)
@@ -169,6 +169,11 @@ struct FaultInjectionTests {
                     try workspace.archive("b.order", orderIdentifier: "B"),
                 ]
             case "import": ["finance", "import", "--store", ConfinedStore.storePlaceholder, sample]
+            case "remove":
+                [
+                    "remove", "--store", ConfinedStore.storePlaceholder, "--type", TestOrderArchive.orderTypeIdentifier, "--id",
+                    "ORDER-1",
+                ]
             default: ["finance", "compact", "--store", ConfinedStore.storePlaceholder]
             }
         let before = try confined.snapshot(of: confined.seed)
@@ -178,6 +183,38 @@ struct FaultInjectionTests {
         #expect(Self.problems(result).count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("the store cannot be written") && result.stderr.contains("Read-only file system"))
         #expect(try confined.snapshot(of: confined.result) == before)
+    }
+
+    @Test("reading commands read a store in a folder they cannot write, creating nothing; a -wal in use is refused by name")
+    func readOnlyReads() async throws {
+        let workspace = try StoreWorkspace()
+        let confined = try ConfinedStore(in: workspace.folder)
+        let archive = try workspace.archive("a.order", orderIdentifier: "READ-1")
+        let seeding = try await OrdersProcess.run(
+            ["add", "--yes", "--store", confined.seedStore, "--trust-root", Self.root, archive])
+        #expect(seeding.status == 0, "\(seeding.stderr)")
+        let before = try confined.snapshot(of: confined.seed)
+        let store = ConfinedStore.storePlaceholder
+        let type = TestOrderArchive.orderTypeIdentifier
+        for arguments in [
+            ["list", "--store", store], ["check", "--store", store, "--type", type, "--id", "READ-1"],
+            ["show", "--store", store, "--type", type, "--id", "READ-1"], ["doctor", "--store", store],
+        ] {
+            let result = try await confined.run(arguments, readOnly: true)
+            #expect(result.status == 0, "\(arguments[0]): \(result.stderr)")
+            #expect(
+                result.stdout.contains(
+                    ["list", "show"].contains(arguments[0]) ? "READ-1" : arguments[0] == "check" ? "exists" : "ok"),
+                "\(arguments[0]): \(result.stdout)")
+            #expect(try confined.snapshot(of: confined.result) == before, "\(arguments[0]) left files")
+        }
+        // A writer's unfinished changes cannot be read without the folder: said, not guessed.
+        try Data(repeating: 1, count: 4096).write(to: confined.seed.appendingPathComponent(ConfinedStore.fileName + "-wal"))
+        let refused = try await confined.run(["list", "--store", store], readOnly: true)
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(
+            refused.stderr.contains("its -wal file holds changes") && refused.stderr.contains("write access"), "\(refused.stderr)"
+        )
     }
 
     /// How many of `ids` the store holds.

@@ -23,7 +23,7 @@ struct ConsentPages: Sendable {
         table.add(.post, "authorize/accounts", prefix: "/finance", to: pages, use: share)
     }
 
-    struct SheetModel {
+    struct SheetModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var clientName: String
@@ -33,7 +33,7 @@ struct ConsentPages: Sendable {
         var selectAccounts: String
     }
 
-    struct AccountsModel {
+    struct AccountsModel: PageModel {
         struct Row {
             var id: String
             var displayName: String
@@ -50,7 +50,7 @@ struct ConsentPages: Sendable {
         var hasAccounts: Bool
     }
 
-    struct ConfirmModel {
+    struct ConfirmModel: PageModel {
         struct Row {
             var displayName: String
             var institutionName: String
@@ -81,18 +81,19 @@ struct ConsentPages: Sendable {
 
     private func confirmation(_ owner: AuthorizationPage.OwnerRequest, _ request: Request) async throws -> Response {
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
+        let text = PageText(request, values: ["app": owner.client.name])
         let grants = try await wallet.access(for: owner.client.id).accounts
         let rows = try await wallet.consent.ownerAccounts().compactMap { account -> ConfirmModel.Row? in
             guard let grant = grants[account.id] else { return nil }
             return ConfirmModel.Row(
                 displayName: account.displayName, institutionName: account.institutionName,
-                from: grant.earliestDate.map { "from \(locale.day($0))" } ?? "the whole history")
+                from: grant.earliestDate.map { text["sharedSince", ["date": locale.day($0)]] } ?? text["wholeHistory"])
         }
         let client = owner.client
         return PageResponse.render(
             "consentConfirm",
             ConfirmModel(
-                frame: PageFrame(title: "Continue Sharing?", session: owner.session.formToken),
+                frame: PageFrame(title: text["continueSharing"], text: text, session: owner.session.formToken),
                 formToken: owner.session.formToken,
                 clientName: client.name, clientID: client.id.rawValue, initial: String(client.name.prefix(1)).uppercased(),
                 request: AuthorizationPage.fields(owner.authorization), accounts: rows, hasAccounts: !rows.isEmpty),
@@ -104,10 +105,12 @@ struct ConsentPages: Sendable {
         guard case .proceed(let owner) = step else { return step.response }
         if let answer = try await cached(owner, request, context: context) { return answer }
         let client = owner.client
+        let text = PageText(request, values: ["app": client.name])
         return PageResponse.render(
             "consentSheet",
             SheetModel(
-                frame: PageFrame(title: "Allow Access?", session: owner.session.formToken), formToken: owner.session.formToken,
+                frame: PageFrame(title: text["allowAccess"], text: text, session: owner.session.formToken),
+                formToken: owner.session.formToken,
                 clientName: client.name, clientID: client.id.rawValue, initial: String(client.name.prefix(1)).uppercased(),
                 request: AuthorizationPage.fields(owner.authorization),
                 selectAccounts: "/finance/authorize/accounts?" + FormFields(pairs: owner.authorization.parameters).encoded),
@@ -130,16 +133,18 @@ struct ConsentPages: Sendable {
         let step = try await AuthorizationPage.shown(request, context: context, wallet: wallet, responseTypeRequired: true)
         guard case .proceed(let owner) = step else { return step.response }
         if let answer = try await cached(owner, request, context: context) { return answer }
+        let text = PageText(request, values: ["app": owner.client.name])
         let defaultFrom = PageLocale.isoDay(DefaultSharing.earliestDate(at: wallet.configuration.clock()))
         let rows = try await wallet.consent.ownerAccounts().map { account in
             AccountsModel.Row(
                 id: account.id.uuidString, displayName: account.displayName, institutionName: account.institutionName,
-                kind: account.kind == .liability ? "Credit" : "Deposit", defaultFrom: defaultFrom)
+                kind: text[account.kind == .liability ? "kindCredit" : "kindDeposit"], defaultFrom: defaultFrom)
         }
         return PageResponse.render(
             "accountPicker",
             AccountsModel(
-                frame: PageFrame(title: "Select Accounts", session: owner.session.formToken, usesScript: true),
+                frame: PageFrame(
+                    title: text["selectAccounts"], text: text, session: owner.session.formToken, usesScript: true),
                 formToken: owner.session.formToken, clientName: owner.client.name,
                 request: AuthorizationPage.fields(owner.authorization), accounts: rows, hasAccounts: !rows.isEmpty),
             formActions: AuthorizationPage.formActions(owner.authorization))

@@ -18,7 +18,7 @@ extension ConsolePages {
         var revokedAt: String?
     }
 
-    struct KeysModel {
+    struct KeysModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var keys: [KeyRow]
@@ -42,7 +42,8 @@ extension ConsolePages {
         return PageResponse.render(
             "consoleKeys",
             KeysModel(
-                frame: PageFrame(title: "API Keys", session: formToken, console: true), formToken: formToken, keys: rows,
+                frame: PageFrame(title: "API Keys", text: .console, session: formToken, console: true), formToken: formToken,
+                keys: rows,
                 created: created,
                 notice: notice))
     }

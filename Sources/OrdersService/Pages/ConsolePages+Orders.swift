@@ -19,7 +19,7 @@ extension ConsolePages {
         var updatedAt: String
     }
 
-    struct ListModel {
+    struct ListModel: PageModel {
         var frame: PageFrame
         var search: String
         var type: String
@@ -65,7 +65,8 @@ extension ConsolePages {
         }
         let first = page * Self.pageSize
         let model = ListModel(
-            frame: PageFrame(title: "Orders", session: session.formToken, console: true), search: search, type: type,
+            frame: PageFrame(title: "Orders", text: .console, session: session.formToken, console: true), search: search,
+            type: type,
             status: status?.rawValue ?? "",
             statuses: [("", "Any"), ("open", "Open"), ("completed", "Completed"), ("cancelled", "Cancelled")].map {
                 Choice(value: $0.0, label: $0.1, selected: $0.0 == (status?.rawValue ?? ""))
@@ -95,7 +96,7 @@ extension ConsolePages {
         var updatedAt: String
     }
 
-    struct OrderModel {
+    struct OrderModel: PageModel {
         var frame: PageFrame
         var identifier: String
         var type: String
@@ -124,7 +125,8 @@ extension ConsolePages {
         let keyNames = Dictionary(try await wallet.apiKeys().map { ($0.identifier, $0.name) }, uniquingKeysWith: { a, _ in a })
         let registered = try await wallet.backend.registrations.registeredDevices(for: identifier, limit: Self.listedDevices)
         let model = OrderModel(
-            frame: PageFrame(title: "\(identifier.orderIdentifier) – Orders", session: session.formToken, console: true),
+            frame: PageFrame(
+                title: "\(identifier.orderIdentifier) – Orders", text: .console, session: session.formToken, console: true),
             identifier: identifier.orderIdentifier, type: identifier.orderTypeIdentifier, orderHTML: rendered.html,
             versions: history.reversed().prefix(Self.listedVersions).enumerated().map { index, version in
                 VersionRow(
@@ -165,7 +167,7 @@ extension ConsolePages {
         var after: String
     }
 
-    struct DiffModel {
+    struct DiffModel: PageModel {
         var frame: PageFrame
         var back: String
         var identifier: String
@@ -190,7 +192,8 @@ extension ConsolePages {
         return PageResponse.render(
             "consoleDiff",
             DiffModel(
-                frame: PageFrame(title: "Changes – \(identifier.orderIdentifier)", session: session.formToken, console: true),
+                frame: PageFrame(
+                    title: "Changes – \(identifier.orderIdentifier)", text: .console, session: session.formToken, console: true),
                 back: back,
                 identifier: identifier.orderIdentifier, from: String(from.prefix(12)), to: String(to.prefix(12)),
                 changes: changes.map {

@@ -32,7 +32,7 @@ extension ConsolePages {
         var reason: String
     }
 
-    struct OutboxModel {
+    struct OutboxModel: PageModel {
         var frame: PageFrame
         var waitingSummary: String
         var waiting: [WaitingRow]
@@ -47,7 +47,7 @@ extension ConsolePages {
         let failed = try await outbox.failedPushes(limit: Self.listedPushes)
         let listed = count > waiting.count ? " (the \(waiting.count) due first are listed)" : ""
         let model = OutboxModel(
-            frame: PageFrame(title: "Push Outbox", session: session.formToken, console: true),
+            frame: PageFrame(title: "Push Outbox", text: .console, session: session.formToken, console: true),
             waitingSummary: count == 0
                 ? "No push is waiting." : (count == 1 ? "1 push waiting" : "\(count) pushes waiting") + listed,
             waiting: waiting.map { entry in

@@ -14,7 +14,7 @@ extension ConsolePages {
         var code: String
     }
 
-    struct UploadModel {
+    struct UploadModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var maximumSize: String
@@ -33,7 +33,7 @@ extension ConsolePages {
 
     private func uploadModel(_ formToken: String) -> UploadModel {
         UploadModel(
-            frame: PageFrame(title: "Upload", session: formToken, console: true), formToken: formToken,
+            frame: PageFrame(title: "Upload", text: .console, session: formToken, console: true), formToken: formToken,
             maximumSize: limits.archiveBodySize >= 1 << 20
                 ? "\(limits.archiveBodySize >> 20) MiB" : "\(limits.archiveBodySize >> 10) KiB")
     }

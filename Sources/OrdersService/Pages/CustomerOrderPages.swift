@@ -54,7 +54,7 @@ struct CustomerOrderPages: Sendable {
                 if status.code >= 500 { context.logger.error("\(error.code): \(error.message)") }
                 var headers = HTTPStatusTable.headers(of: error)
                 headers[.wwwAuthenticate] = nil
-                return Self.message(Self.unavailablePage, status: status, headers: headers)
+                return Self.message(Self.unavailablePages[Self.language(request)], status: status, headers: headers)
             }
         }
     }
@@ -63,7 +63,7 @@ struct CustomerOrderPages: Sendable {
     static let assetVersion = String(SHA256Digest.hex(of: Data(OrderStylesheet.text.utf8)).prefix(12))
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        guard let (link, served) = try await served(request, context: context) else { return Self.notFound() }
+        guard let (link, served) = try await served(request, context: context) else { return Self.notFound(request) }
         // At most PageLocale.maximumEntries tags: the header is a stranger's.
         let languages = PageLocale.languages(request.headers[.acceptLanguage])
         let languageKey = languages.joined(separator: ",")
@@ -87,7 +87,7 @@ struct CustomerOrderPages: Sendable {
         }
         let model: [String: Any] = [
             "language": order.language, "title": order.title, "assetVersion": Self.assetVersion, "order": order.html,
-            "download": link.archivePath,
+            "download": link.archivePath, "t": PageText(PageLanguage.choose(from: languages)),
         ]
         var headers = Self.headers(tag: tag(digest))
         headers[.contentType] = "text/html; charset=utf-8"
@@ -103,7 +103,7 @@ struct CustomerOrderPages: Sendable {
 
     /// The stored archive, byte for byte, for Safari (or any browser) to hand to Wallet.
     @Sendable func archive(_ request: Request, context: Context) async throws -> Response {
-        guard let (link, served) = try await served(request, context: context) else { return Self.notFound() }
+        guard let (link, served) = try await served(request, context: context) else { return Self.notFound(request) }
         let tag = EntityTag(opaque: served.archiveSHA256)
         var headers = Self.headers(tag: tag)
         if request.headers[values: .ifNoneMatch].contains(where: { tag.isMatched(byIfNoneMatch: $0) }) {
@@ -150,23 +150,38 @@ struct CustomerOrderPages: Sendable {
             signature: signature)
     }
 
-    /// The one answer for every link that leads nowhere.
-    static func notFound() -> Response {
-        message(notFoundPage, status: .notFound)
+    /// The one answer for every link that leads nowhere (in the reader's language).
+    static func notFound(_ request: Request) -> Response {
+        message(notFoundPages[language(request)], status: .notFound)
     }
 
-    static let unavailablePage = messagePage(
-        title: "This Order Can’t Be Shown Right Now", text: "Try again later, or open the order in Wallet.")
+    /// The language of the pages' own words for this reader.
+    static func language(_ request: Request) -> PageLanguage {
+        PageLanguage.choose(from: PageLocale.languages(request.headers[.acceptLanguage]))
+    }
 
-    static let notFoundPage = messagePage(
-        title: "This Link Doesn’t Work",
-        text: "The link has expired or is not complete. Ask the shop for a new link, or open the order in Wallet.")
+    static let unavailablePages = MessagePages(title: "orderUnavailable", text: "orderUnavailableText")
+    static let notFoundPages = MessagePages(title: "linkNotFound", text: "linkNotFoundText")
 
-    /// A page that only says something, on the customer pages' layout.
-    static func messagePage(title: String, text: String) -> String {
-        PageTemplates.library.render(
-            ["language": "en", "title": title, "text": text, "assetVersion": assetVersion], withTemplate: "customerMessage")
-            ?? ""
+    /// A page that only says something, on the customer pages' layout: rendered once per language.
+    struct MessagePages: Sendable {
+        private let pages: [PageLanguage: String]
+
+        init(title: String, text: String) {
+            var pages: [PageLanguage: String] = [:]
+            for language in PageLanguage.allCases {
+                let words = PageText(language)
+                pages[language] =
+                    PageTemplates.library.render(
+                        [
+                            "language": language.rawValue, "title": words[title], "text": words[text],
+                            "assetVersion": CustomerOrderPages.assetVersion,
+                        ], withTemplate: "customerMessage") ?? ""
+            }
+            self.pages = pages
+        }
+
+        subscript(_ language: PageLanguage) -> String { pages[language] ?? "" }
     }
 
     /// A message page as a response: never stored by a cache.

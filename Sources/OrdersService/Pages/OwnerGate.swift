@@ -17,7 +17,9 @@ enum OwnerGate {
         let crossSite = HTTPField.Name.secFetchSite.flatMap { request.headers[$0] } == "cross-site"
         if crossSite, request.headers[.cookie] == nil, request.method == .get {
             return PageResponse.render(
-                "bounce", BounceModel(frame: PageFrame(title: "Continue"), location: here), headers: [:])
+                "bounce",
+                BounceModel(frame: PageFrame(title: PageText(request)["continue"], text: PageText(request)), location: here),
+                headers: [:])
         }
         return PageResponse.redirect(to: "/finance/sign-in?next=" + PercentEncoding.encode(here))
     }
@@ -32,13 +34,13 @@ enum OwnerGate {
     }
 }
 
-struct BounceModel {
+struct BounceModel: PageModel {
     var frame: PageFrame
     var location: String
 }
 
 /// The message page's model.
-struct MessageModel {
+struct MessageModel: PageModel {
     struct Link {
         var href: String
         var label: String

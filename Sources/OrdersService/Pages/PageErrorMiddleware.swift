@@ -18,17 +18,19 @@ struct PageErrorMiddleware: RouterMiddleware {
             if status.code >= 500 { context.logger.error("\(error.code): \(error.message)") }
             var headers = HTTPStatusTable.headers(of: error)
             headers[.wwwAuthenticate] = nil
+            // The heading in the reader's language; the error's own sentence (`message`) is English.
+            let text = request.uri.path.hasPrefix("/console") ? PageText.console : PageText(request)
             let heading =
                 switch error.code {
-                case "consent.unknownClient": "This Request Can’t Be Used"
-                case "consent.forgedRequest": "This Form Has Expired"
-                default: status.code >= 500 ? "Not Available Right Now" : "Something Is Wrong with This Request"
+                case "consent.unknownClient": text["errorUnknownClient"]
+                case "consent.forgedRequest": text["errorForgedRequest"]
+                default: text[status.code >= 500 ? "errorUnavailable" : "errorRequest"]
                 }
             let signedIn = context.ownerSession?.formToken
             return PageResponse.render(
                 "message",
                 MessageModel(
-                    frame: PageFrame(title: heading, session: signedIn), heading: heading,
+                    frame: PageFrame(title: heading, text: text, session: signedIn), heading: heading,
                     text: error.message.capitalizedFirst + ".",
                     code: error.code),
                 status: status, headers: headers)

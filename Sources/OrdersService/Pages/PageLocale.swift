@@ -3,7 +3,7 @@ import Foundation
 
 /// The owner's locale for dates and amounts on the pages: the first language of
 /// `Accept-Language` (RFC 9110 §12.5.4) that is a well-formed tag, by quality; English otherwise.
-/// Page text is English; dates are shown in this server's time zone (`TZ`).
+/// The pages' own words come from ``PageText``; dates are shown in this server's time zone (`TZ`).
 struct PageLocale: Sendable {
     let locale: Locale
 

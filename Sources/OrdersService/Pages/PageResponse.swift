@@ -5,7 +5,7 @@ import Mustache
 import OrderPackage
 
 /// What every page's layout shows around the page: the title, and for a signed-in owner the
-/// Settings link and the sign-out form (with the session's form token).
+/// Settings link and the sign-out form (with the session's form token), in the page's language.
 struct PageFrame {
     var title: String
     var signedIn: Bool
@@ -16,14 +16,39 @@ struct PageFrame {
     /// The site's name in the title and the top bar (a stored property: templates see those only).
     var site: String
     var assetVersion = PageAssets.version
+    /// The page's `lang`.
+    var language: String
+    /// The page's words, at `t` in every template.
+    let text: PageText
 
-    init(title: String, session formToken: String? = nil, usesScript: Bool = false, console: Bool = false) {
+    init(title: String, text: PageText, session formToken: String? = nil, usesScript: Bool = false, console: Bool = false) {
         self.title = title
+        self.text = text
+        language = text.language.rawValue
         signedIn = formToken != nil
         self.formToken = formToken ?? ""
         self.usesScript = usesScript
         self.console = console
-        site = console ? "Orders Console" : "Financial Data"
+        site = text[console ? "siteConsole" : "siteFinance"]
+    }
+}
+
+/// A page's model: what its template shows, around its ``PageFrame``.
+protocol PageModel {
+    var frame: PageFrame { get }
+}
+
+/// The root a page's template reads: the model's properties, and the page's words at `t`.
+private struct PageRoot: MustacheParent {
+    let model: any PageModel
+
+    func child(named name: String) -> Any? {
+        if name == "t" { return model.frame.text }
+        guard let value = Mirror(reflecting: model).children.first(where: { $0.label == name })?.value else { return nil }
+        // An optional property is its value, or nothing (as Mustache reads any other object).
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first?.value
     }
 }
 
@@ -33,10 +58,10 @@ struct PageFrame {
 /// clickjacking), no referrer, no caching of anything shown (`no-store`), no sniffing.
 enum PageResponse {
     static func render(
-        _ template: String, _ model: Any, status: HTTPResponse.Status = .ok, formActions: [String] = [],
+        _ template: String, _ model: some PageModel, status: HTTPResponse.Status = .ok, formActions: [String] = [],
         imagesFromData: Bool = false, headers extra: HTTPFields = [:]
     ) -> Response {
-        let html = PageTemplates.library.render(model, withTemplate: template) ?? ""
+        let html = PageTemplates.library.render(PageRoot(model: model), withTemplate: template) ?? ""
         var headers = securityHeaders(formActions: formActions, imagesFromData: imagesFromData)
         headers[.contentType] = "text/html; charset=utf-8"
         headers.append(contentsOf: extra)

@@ -51,7 +51,7 @@ struct PickerPages: Sendable {
         var tokens: [Token]
     }
 
-    struct PickerModel {
+    struct PickerModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var clientName: String
@@ -66,15 +66,14 @@ struct PickerPages: Sendable {
         var nextLimit: Int
     }
 
-    struct ReviewModel {
+    struct ReviewModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var clientName: String
         var request: [RequestField]
         var transactions: [Row]
         var selected: [String]
-        var count: Int
-        var single: Bool
+        var heading: String
         var back: String
     }
 
@@ -83,6 +82,8 @@ struct PickerPages: Sendable {
         guard case .proceed(let owner) = step else { return step.response }
         let fields = owner.fields
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
+        let maximum = wallet.configuration.consent.maximumPickedTransactions
+        let text = PageText(request, values: ["app": owner.client.name, "maximum": String(maximum)])
         let accounts = try await wallet.consent.ownerAccounts()
         let selection = try Self.selection(fields)
         let search = try Search(fields: fields)
@@ -94,16 +95,19 @@ struct PickerPages: Sendable {
         let found = try await wallet.consent.ownerTransactions(query)
         let shown = found.prefix(limit)
         let shownIDs = Set(shown.map(\.id))
-        let rows = shown.map { Self.row($0, accounts: accounts, locale: locale, checked: selection.contains($0.id)) }
-        let tokens = try await suggestions(search: search, accounts: accounts)
+        let rows = shown.map {
+            Self.row($0, accounts: accounts, locale: locale, text: text, checked: selection.contains($0.id))
+        }
+        let tokens = try await suggestions(search: search, accounts: accounts, text: text)
         return PageResponse.render(
             "transactionPicker",
             PickerModel(
-                frame: PageFrame(title: "Choose Transactions", session: owner.session.formToken, usesScript: true),
+                frame: PageFrame(
+                    title: text["chooseTransactions"], text: text, session: owner.session.formToken, usesScript: true),
                 formToken: owner.session.formToken, clientName: owner.client.name,
                 request: AuthorizationPage.fields(owner.authorization), query: search.text ?? "", tokenGroups: tokens,
                 transactions: Array(rows), hiddenSelected: selection.filter { !shownIDs.contains($0) }.map(\.uuidString),
-                selectedCount: selection.count, maximum: wallet.configuration.consent.maximumPickedTransactions,
+                selectedCount: selection.count, maximum: maximum,
                 more: found.count > limit, nextLimit: min(Self.largestPage, limit + Self.pageSize)),
             formActions: AuthorizationPage.formActions(owner.authorization))
     }
@@ -119,6 +123,7 @@ struct PickerPages: Sendable {
             throw ServiceRequestError.invalidParameter(name: "selected", reason: "pick at most \(maximum) transactions")
         }
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
+        let text = PageText(request, values: ["app": owner.client.name])
         let accounts = try await wallet.consent.ownerAccounts()
         var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)])
         query.predicate = #Predicate<Transaction> { selection.contains($0.id) }
@@ -126,11 +131,14 @@ struct PickerPages: Sendable {
         return PageResponse.render(
             "pickReview",
             ReviewModel(
-                frame: PageFrame(title: "Share Transactions?", session: owner.session.formToken),
+                frame: PageFrame(title: text["shareTransactions"], text: text, session: owner.session.formToken),
                 formToken: owner.session.formToken, clientName: owner.client.name,
                 request: AuthorizationPage.fields(owner.authorization),
-                transactions: chosen.map { Self.row($0, accounts: accounts, locale: locale, checked: true) },
-                selected: chosen.map(\.id.uuidString), count: chosen.count, single: chosen.count == 1, back: back),
+                transactions: chosen.map { Self.row($0, accounts: accounts, locale: locale, text: text, checked: true) },
+                selected: chosen.map(\.id.uuidString),
+                heading: chosen.count == 1
+                    ? text["shareOneTransactionHeading"] : text["shareTransactionsHeading", ["count": String(chosen.count)]],
+                back: back),
             formActions: AuthorizationPage.formActions(owner.authorization))
     }
 
@@ -183,7 +191,7 @@ struct PickerPages: Sendable {
 
     /// Tokens from the owner's most recent transactions: the commonest merchants and categories,
     /// and the accounts; in each group the one in force first, ticked.
-    private func suggestions(search: Search, accounts: [Account]) async throws -> [TokenGroup] {
+    private func suggestions(search: Search, accounts: [Account], text: PageText) async throws -> [TokenGroup] {
         let recent = try await wallet.consent.ownerTransactions(
             TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)], limit: 200))
         func commonest<Key: Hashable>(_ keys: [Key], _ count: Int, keeping chosen: Key?) -> [Key] {
@@ -210,17 +218,17 @@ struct PickerPages: Sendable {
         }
         return [
             TokenGroup(
-                legend: "Merchants",
+                legend: text["merchants"],
                 tokens: tokens("merchant", merchants.map { ($0, $0, $0 == search.filter.merchantName) })),
             TokenGroup(
-                legend: "Categories",
+                legend: text["categories"],
                 tokens: tokens(
                     "category",
                     categories.map {
                         ($0.description, MerchantCategoryNames.name(of: $0), $0 == search.filter.merchantCategoryCodes.first)
                     })),
             TokenGroup(
-                legend: "Accounts",
+                legend: text["accounts"],
                 tokens: tokens(
                     "account", chosenAccounts.map { ($0.id.uuidString, $0.displayName, $0.id == search.filter.accountID) })),
         ].filter { !$0.tokens.isEmpty }
@@ -228,15 +236,17 @@ struct PickerPages: Sendable {
 
     /// A transaction as a row: the merchant (or the description), the amount signed in its
     /// account's direction in the owner's locale, the day, the account and the status.
-    static func row(_ transaction: Transaction, accounts: [Account], locale: PageLocale, checked: Bool) -> Row {
+    static func row(
+        _ transaction: Transaction, accounts: [Account], locale: PageLocale, text: PageText, checked: Bool
+    ) -> Row {
         let account = accounts.first { $0.id == transaction.accountID }
         let title = transaction.merchantName ?? transaction.transactionDescription
         return Row(
             id: transaction.id.uuidString, title: title,
             detail: transaction.merchantName != nil && transaction.transactionDescription != title
                 ? transaction.transactionDescription : nil,
-            date: locale.day(transaction.effectiveDate), accountName: account?.displayName ?? "Unknown account",
-            status: transaction.status.name.capitalizedFirst,
+            date: locale.day(transaction.effectiveDate), accountName: account?.displayName ?? text["unknownAccount"],
+            status: text["status" + transaction.status.name.capitalizedFirst],
             amount: locale.amount(
                 transaction.signedAmount(for: account?.kind ?? .asset), currency: transaction.transactionAmount.currencyCode),
             direction: transaction.creditDebitIndicator == .credit ? "credit" : "debit", checked: checked)

@@ -31,6 +31,8 @@ struct SettingsPages: Sendable {
         var displayName: String
         var institutionName: String
         var fromValue: String
+        /// "Stop sharing <account> with <app>", for a screen reader.
+        var stopLabel = ""
     }
 
     struct ClientSection {
@@ -45,9 +47,10 @@ struct SettingsPages: Sendable {
         var unshared: [AccountRow]
         var hasUnshared: Bool
         var canRevoke: Bool
+        var stopAllLabel: String
     }
 
-    struct Model {
+    struct Model: PageModel {
         var frame: PageFrame
         var formToken: String
         var notice: String?
@@ -56,13 +59,11 @@ struct SettingsPages: Sendable {
 
     /// What a form did, said on the page it returns to (a fixed text per form: nothing a request
     /// carries is echoed).
-    static let notices = [
-        "shared": "The accounts are shared.", "date": "The date is changed.", "stopped": "That account is no longer shared.",
-        "revoked": "The app no longer has access.",
-    ]
+    static let notices = ["shared": "noticeShared", "date": "noticeDate", "stopped": "noticeStopped", "revoked": "noticeRevoked"]
 
     @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
         guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+        let text = PageText(request)
         let accounts = try await wallet.consent.ownerAccounts()
         let registered = try await wallet.consent.registeredClients()
         let names = Dictionary(registered.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -92,25 +93,28 @@ struct SettingsPages: Sendable {
                 return row
             }
             let client = names[id]
+            let name = client?.name ?? id.rawValue
             let usable = client?.revokedAt == nil
             sections.append(
                 ClientSection(
-                    anchor: String(index), id: id.rawValue, name: client?.name ?? id.rawValue, status: access.status.rawValue,
-                    statusLabel: Self.label(access.status), revoked: !usable,
+                    anchor: String(index), id: id.rawValue, name: name, status: access.status.rawValue,
+                    statusLabel: text[Self.label(access.status)], revoked: !usable,
                     shared: shared.map { row in
                         var row = row
                         // An account shared without a date shows an empty field: the whole history.
                         row.fromValue =
                             access.accounts[UUID(uuidString: row.accountID) ?? UUID()]?.earliestDate.map(PageLocale.isoDay) ?? ""
+                        row.stopLabel = text["stopSharingAccount", ["account": row.displayName, "app": name]]
                         return row
                     }, hasShared: !shared.isEmpty, unshared: usable ? unshared : [], hasUnshared: usable && !unshared.isEmpty,
-                    canRevoke: access.status == .authorized))
+                    canRevoke: access.status == .authorized, stopAllLabel: text["stopAllSharing", ["app": name]]))
         }
-        let notice = try PageForm.query(request).value("done").flatMap { Self.notices[$0] }
+        let notice = try PageForm.query(request).value("done").flatMap { Self.notices[$0] }.map { text[$0] }
         return PageResponse.render(
             "settings",
             Model(
-                frame: PageFrame(title: "Settings", session: session.formToken, usesScript: true), formToken: session.formToken,
+                frame: PageFrame(title: text["settings"], text: text, session: session.formToken, usesScript: true),
+                formToken: session.formToken,
                 notice: notice, clients: sections))
     }
 
@@ -167,11 +171,12 @@ struct SettingsPages: Sendable {
         return id
     }
 
+    /// The key of a status's label.
     static func label(_ status: AuthorizationStatus) -> String {
         switch status {
-        case .authorized: "Allowed"
-        case .denied: "Not Allowed"
-        case .notDetermined: "Not Asked Yet"
+        case .authorized: "accessAllowed"
+        case .denied: "accessNotAllowed"
+        case .notDetermined: "accessNotAsked"
         }
     }
 }

@@ -19,11 +19,11 @@ struct SignInPages: Sendable {
         table.add(.post, "sign-out", prefix: "/finance", to: pages, use: signOut)
     }
 
-    struct Model {
+    struct Model: PageModel {
         var frame: PageFrame
         var formToken: String
         var next: String
-        var purpose: String
+        var lead: String
         var error: String?
     }
 
@@ -53,12 +53,11 @@ struct SignInPages: Sendable {
             response.setCookie(cookies.expired(cookies.signInName))
             return response
         } catch ConsentError.wrongPassword {
-            return render(
-                request, context: context, next: next, error: "The password is not correct.", status: .ok)
+            return render(request, context: context, next: next, error: PageText(request)["wrongPassword"], status: .ok)
         } catch ConsentError.signInThrottled(let seconds) {
             return render(
                 request, context: context, next: next,
-                error: ConsentError.signInThrottled(retryAfter: seconds).message.capitalizedFirst + ".",
+                error: Self.throttled(seconds, text: PageText(request)),
                 status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
         }
     }
@@ -70,11 +69,12 @@ struct SignInPages: Sendable {
             try PageForm.checkToken(fields, expected: session.formToken)
             if let cookie = cookies.value(cookies.sessionName, in: request) { try await wallet.consent.signOut(cookie: cookie) }
         }
+        let text = PageText(request)
         var response = PageResponse.render(
             "message",
             MessageModel(
-                frame: PageFrame(title: "Signed Out"), heading: "Signed Out", text: "You are signed out of your financial data.",
-                link: .init(href: "/finance/sign-in", label: "Sign In Again")))
+                frame: PageFrame(title: text["signedOut"], text: text), heading: text["signedOut"],
+                text: text["signedOutText"], link: .init(href: "/finance/sign-in", label: text["signInAgain"])))
         response.setCookie(cookies.expired(cookies.sessionName))
         return response
     }
@@ -86,22 +86,33 @@ struct SignInPages: Sendable {
     ) -> Response {
         let cookies = PageCookies(secure: context.isSecure)
         let token = SecretToken.generate(.session).digest
+        let text = PageText(request)
         let purpose =
             if next.hasPrefix("/finance/authorize") {
-                "answer an app’s request for your financial data"
+                "purposeAuthorize"
             } else if next.hasPrefix("/finance/pick") {
-                "choose transactions to share"
+                "purposePick"
             } else if next.hasPrefix("/console") {
-                "use the operator console: orders, API keys and pushes"
+                "purposeConsole"
             } else {
-                "manage what apps can see in Settings"
+                "purposeSettings"
             }
         var response = PageResponse.render(
             "signIn",
-            Model(frame: PageFrame(title: "Sign In"), formToken: token, next: next, purpose: purpose, error: error),
+            Model(
+                frame: PageFrame(title: text["signIn"], text: text), formToken: token, next: next,
+                lead: text["signInLead", ["purpose": text[purpose]]], error: error),
             status: status, headers: headers)
         response.setCookie(cookies.cookie(cookies.signInName, value: token, maxAge: 3_600))
         return response
+    }
+}
+
+extension SignInPages {
+    /// "Too many failed sign-ins. Try again in 2 minutes.": the wait in whole minutes, at least one.
+    static func throttled(_ seconds: Int, text: PageText) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return minutes == 1 ? text["signInThrottledOne"] : text["signInThrottledMany", ["minutes": String(minutes)]]
     }
 }
 

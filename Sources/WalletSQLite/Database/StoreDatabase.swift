@@ -8,7 +8,9 @@ import WalletPrimitives
 /// locked", and with schema migrations applied.
 ///
 /// Opening (creating the file, switching to WAL, migrating) is serialized across processes with
-/// an advisory lock on a `<path>.lock` file beside the database.
+/// an advisory lock on a `<path>.lock` file beside the database. A reader in a folder it cannot
+/// write (a read-only mount, another user's folder) reads the file as it is instead, without the
+/// lock (``openSnapshot(_:configuration:migrator:)``).
 ///
 /// One file serves every module: each registers its migrations under its own prefix
 /// (`core.`, `orders.`, `finance.`). A module may open the file with only its own migrations; the
@@ -31,9 +33,11 @@ enum StoreDatabase {
     ///   - createIfMissing: false for readers: a missing store is then an error, and nothing
     ///     (file, folder, lock file) is created.
     ///   - quickCheckLimit: the largest store checked with `PRAGMA quick_check` while opening.
+    ///   - readsOnly: the caller never writes: in a folder this process cannot write, the store is
+    ///     read as it is (``openSnapshot(_:configuration:migrator:)``) instead of refused.
     static func open(
         at path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval = defaultBusyTimeout,
-        createIfMissing: Bool = true, quickCheckLimit: Int = defaultQuickCheckLimit
+        createIfMissing: Bool = true, quickCheckLimit: Int = defaultQuickCheckLimit, readsOnly: Bool = false
     ) throws(StorageError) -> DatabasePool {
         switch StoreFile.inspect(path) {
         case .missing:
@@ -69,6 +73,9 @@ enum StoreDatabase {
         }
         let lockPath = path + ".lock"
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        if readsOnly, !createIfMissing, !folderIsWritable(path) {
+            return try openSnapshot(path, configuration: configuration, migrator: migrator)
+        }
         do {
             return try withExclusiveLock(lockPath) { () throws(StorageError) -> DatabasePool in
                 try openLocked(path, configuration: configuration, migrator: migrator, quickCheckLimit: quickCheckLimit)
@@ -80,28 +87,93 @@ enum StoreDatabase {
         }
     }
 
-    private static func openLocked(
-        _ path: String, configuration: Configuration, migrator: DatabaseMigrator, quickCheckLimit: Int
+    /// Whether this process may create files beside the store (the lock file, SQLite's `-wal` and
+    /// `-shm`).
+    private static func folderIsWritable(_ path: String) -> Bool {
+        access(URL(fileURLWithPath: path).deletingLastPathComponent().path, W_OK) == 0
+    }
+
+    /// A reader's store in a folder it cannot write (a read-only mount, another user's folder):
+    /// read as an immutable file (SQLite's `immutable=1`: no lock file, no `-shm`), which is
+    /// exact only while nobody writes it — so a store with a `-wal` holding commits (a writer at
+    /// work, or one that stopped without finishing) is refused, as is one that needs a migration.
+    private static func openSnapshot(
+        _ path: String, configuration base: Configuration, migrator: DatabaseMigrator
+    ) throws(StorageError) -> DatabasePool {
+        var configuration = base
+        configuration.readonly = true
+        return try pool(path, file: try snapshotURI(path), configuration: configuration) { pool in
+            try checkOwnership(pool, path: path, migrator: migrator)
+            guard try pool.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+                throw StorageError(
+                    reason:
+                        "\(path) was written by an older version of this tool and is upgraded when opened with write access; "
+                        + "this process cannot write to its folder: open it once as a user who can (e.g. `orders list`)")
+            }
+        }
+    }
+
+    /// A pool on `file` (the store's path, or a URI naming it), made ready by `prepare`; when that
+    /// fails, the pool is closed and the failure said about `path`.
+    private static func pool(
+        _ path: String, file: String, configuration: Configuration, _ prepare: (DatabasePool) throws -> Void
     ) throws(StorageError) -> DatabasePool {
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: file, configuration: configuration)
         } catch {
             throw opening(path, error)
         }
         do {
+            try prepare(pool)
+            return pool
+        } catch let error as StorageError {
+            try? pool.close()
+            throw error
+        } catch {
+            try? pool.close()
+            throw opening(path, error)
+        }
+    }
+
+    /// Refuses another application's file, and a store that a newer version of a module wrote.
+    private static func checkOwnership(_ pool: DatabasePool, path: String, migrator: DatabaseMigrator) throws {
+        if case .foreign(let why) = try pool.read(StoreFile.classify) { throw refusal(path, why) }
+        if let unknown = try pool.read({ db in try unknownMigrations(in: db, for: migrator) }).first {
+            throw StorageError(reason: "\(path) was written by a newer version of this tool (migration \(unknown))")
+        }
+    }
+
+    /// The store as an immutable SQLite URI (`file:…?immutable=1`), unless a `-wal` file beside
+    /// it holds changes that reading it so would miss.
+    static func snapshotURI(_ path: String) throws(StorageError) -> String {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        if wal > 0 {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            throw StorageError(
+                reason:
+                    "\(path) is being written by another process, or one stopped before finishing (its -wal file holds changes), "
+                    + "and this process cannot write to \(folder) to read them safely: read it with write access to the folder, "
+                    + "or once the writer has stopped")
+        }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+    }
+
+    private static func openLocked(
+        _ path: String, configuration: Configuration, migrator: DatabaseMigrator, quickCheckLimit: Int
+    ) throws(StorageError) -> DatabasePool {
+        try pool(path, file: path, configuration: configuration) { pool in
             // The authoritative look, on the connection that would write (a WAL-mode file can
             // only be judged here).
-            if case .foreign(let why) = try pool.read(StoreFile.classify) { throw refusal(path, why) }
+            try checkOwnership(pool, path: path, migrator: migrator)
             let size = try pool.read { db in
                 (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
             }
             if size <= quickCheckLimit {
                 let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(20)") }
                 if problems != ["ok"] { throw damaged(path, problems) }
-            }
-            if let unknown = try pool.read({ db in try unknownMigrations(in: db, for: migrator) }).first {
-                throw StorageError(reason: "\(path) was written by a newer version of this tool (migration \(unknown))")
             }
             // Stamped before the first migration: a process killed while it creates the store
             // (GRDB makes its migration table before the first migration's transaction) leaves a
@@ -112,13 +184,6 @@ enum StoreDatabase {
                 }
             }
             try migrator.migrate(pool)
-            return pool
-        } catch let error as StorageError {
-            try? pool.close()
-            throw error
-        } catch {
-            try? pool.close()
-            throw opening(path, error)
         }
     }
 
@@ -134,8 +199,9 @@ enum StoreDatabase {
         }
         var configuration = Configuration()
         configuration.readonly = true
+        let readable = folderIsWritable(path) ? path : try snapshotURI(path)
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: readable, configuration: configuration)
             defer { try? queue.close() }
             return try queue.read { db in
                 try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)")

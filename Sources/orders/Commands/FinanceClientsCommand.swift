@@ -97,7 +97,7 @@ struct FinanceClientsCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let wallet = try await store.wallet()
+            let wallet = try await store.wallet(writes: true)
             guard let id = ClientIdentifier(rawValue: client), try await wallet.consent.registeredClient(id) != nil else {
                 throw CommandFailure("no client \(MessageText.quote(client)) is registered (`orders finance clients list`)")
             }

@@ -101,7 +101,7 @@ struct FinanceCompactCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let removed = try await store.wallet().compactHistory()
+        let removed = try await store.wallet(writes: true).compactHistory()
         Output.line("removed \(removed) change record\(removed == 1 ? "" : "s") older than the retention")
     }
 }

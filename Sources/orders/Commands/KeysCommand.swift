@@ -81,7 +81,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let wallet = try await store.wallet()
+            let wallet = try await store.wallet(writes: true)
             let revoked = try await wallet.revokeAPIKey(key)
             Output.line(
                 revoked.wasAlreadyRevoked ? "\(revoked.identifier) was already revoked" : "revoked \(revoked.identifier)")

@@ -41,7 +41,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let path = String(from.dropFirst("sqlite:".count))
         let url = try PostgresDatabaseURL.parse(to, from: "--to")
-        let source = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: false))
+        let source = try SQLiteBackend(path: path, options: SQLiteBackend.Options(createIfMissing: false, readsOnly: true))
         var logger = Logger(label: "orders.postgres")
         logger.logLevel = .error
         let target = try await PostgresBackend.open(url, logger: logger)

@@ -59,7 +59,7 @@ struct OwnerCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let wallet = try await store.wallet(create: false)
+            let wallet = try await store.wallet(writes: true)
             let cleared = try await wallet.consent.unlockSignIn()
             Output.line("sign-in unlocked: \(cleared) counted attempt\(cleared == 1 ? "" : "s") forgotten")
         }

@@ -21,7 +21,7 @@ struct RemoveCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let orderStore = try await store.orderReader(client: clientOptions)
+        let orderStore = try await store.orderReader(client: clientOptions, writes: true)
         let removed = try await orderStore.removeOrder(order.identifier)
         if json {
             Output.json(WireOrderAnswer(order.identifier, removed: removed))

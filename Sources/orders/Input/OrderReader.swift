@@ -20,8 +20,8 @@ extension FinanceStore: OrderReader {}
 extension StoreOptions {
     /// The orders as `client` (or, without one, the operator) sees them; each store checks that
     /// orders are usable itself.
-    func orderReader(client: ClientOptions) async throws -> any OrderReader {
-        let wallet = try await wallet()
+    func orderReader(client: ClientOptions, writes: Bool = false) async throws -> any OrderReader {
+        let wallet = try await wallet(writes: writes)
         if let identifier = try client.optionalIdentifier { return wallet.financeStore(for: identifier) }
         return wallet.orders
     }

@@ -50,10 +50,13 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store with this deployment's configuration: data types from `ORDERS_DATA_TYPES`,
     /// the trust roots (commands that verify no archive take none), and the prompts the command
     /// uses. Only commands that write pass `create`: a reading command never creates a store (a
-    /// missing one is "there is no store at …", exit 2). `poolRunByOwner`: a PostgreSQL pool is
+    /// missing one is "there is no store at …", exit 2). A command that changes an existing store
+    /// without creating one passes `writes`; every other one only reads, and reads a store in a
+    /// folder it cannot write (see `SQLiteBackend.Options.readsOnly`). `poolRunByOwner`: a PostgreSQL pool is
     /// run by the caller's `ServiceGroup` (`orders serve`), not by a task of the backend's own.
     func wallet(
-        create: Bool = false, trust: TrustOptions? = nil, consent: any OrderConsentPrompt = AddWithoutAsking(),
+        create: Bool = false, writes: Bool = false, trust: TrustOptions? = nil,
+        consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         registrationLimits: RegistrationLimits = .default, consentPolicy: ConsentPolicy = ConsentPolicy(),
         backgroundDelivery: BackgroundDeliveryPolicy = BackgroundDeliveryPolicy(), poolRunByOwner: Bool = false
@@ -71,7 +74,8 @@ struct StoreOptions: ParsableArguments {
                 logger: logger)
             return WalletStore(backend: backend, configuration: configuration)
         }
-        return try WalletStore(path: try path, configuration: configuration, createIfMissing: create)
+        return try WalletStore(
+            path: try path, configuration: configuration, createIfMissing: create, readsOnly: !create && !writes)
     }
 }
 

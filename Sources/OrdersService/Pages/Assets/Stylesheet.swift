@@ -78,7 +78,7 @@ enum Stylesheet {
         .choice { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; padding: 12px 0; border-top: 1px solid var(--line); }
         .choice > label { flex: 1 1 12rem; margin: 0; }
         .choice .name, .shares .name { display: block; font-weight: 600; }
-        .choice .from { display: flex; align-items: center; gap: 8px; flex: 1 1 100%; padding-left: 34px; }
+        .choice .from { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; flex: 1 1 100%; padding-left: 34px; }
         .choice .from label { margin: 0; font-weight: 400; color: var(--muted); }
         .searchbar { display: flex; gap: 8px; }
         .tokens { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }

@@ -24,7 +24,7 @@ extension PageTemplates {
     /// Add to Apple Wallet button.
     static let customerOrder = """
         {{<customerLayout}}{{$content}}
-        <p class="wallet-action"><a class="add-to-wallet" href="{{download}}" download="order.order">Add to Apple Wallet</a></p>
+        <p class="wallet-action"><a class="add-to-wallet" href="{{download}}" download="order.order">{{t.addToWallet}}</a></p>
         {{{order}}}
         {{/content}}{{/customerLayout}}
         """

@@ -3,7 +3,7 @@ extension PageTemplates {
     /// the top bar with sign-out for a signed-in owner, and the page's content in `<main>`.
     static let layout = """
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang="{{frame.language}}">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -15,17 +15,17 @@ extension PageTemplates {
         {{$head}}{{/head}}
         </head>
         <body{{#frame.console}} class="console"{{/frame.console}}>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">{{t.skipToContent}}</a>
         <header class="top">
         <span class="brand">{{frame.site}}</span>
         {{#frame.signedIn}}
         <nav aria-label="Owner">
         {{#frame.console}}<a href="/console/orders">Orders</a> <a href="/console/upload">Upload</a> \
         <a href="/console/outbox">Push Outbox</a> <a href="/console/keys">API Keys</a>{{/frame.console}}
-        {{^frame.console}}<a href="/finance/settings">Settings</a>{{/frame.console}}
+        {{^frame.console}}<a href="/finance/settings">{{t.settings}}</a>{{/frame.console}}
         <form method="post" action="/finance/sign-out" class="inline">
         <input type="hidden" name="csrf_token" value="{{frame.formToken}}">
-        <button type="submit" class="link">Sign Out</button>
+        <button type="submit" class="link">{{t.signOut}}</button>
         </form>
         </nav>
         {{/frame.signedIn}}
@@ -43,7 +43,7 @@ extension PageTemplates {
         <section class="card narrow" aria-labelledby="title">
         <h1 id="title">{{heading}}</h1>
         <p>{{text}}</p>
-        {{#code}}<p class="fine">Error code: <code>{{code}}</code></p>{{/code}}
+        {{#code}}<p class="fine">{{t.errorCode}} <code>{{code}}</code></p>{{/code}}
         {{#link}}<p><a class="button" href="{{href}}">{{label}}</a></p>{{/link}}
         </section>
         {{/content}}{{/layout}}
@@ -54,8 +54,8 @@ extension PageTemplates {
     static let bounce = """
         {{<layout}}{{$head}}<meta http-equiv="refresh" content="0;url={{location}}">{{/head}}{{$content}}
         <section class="card narrow" aria-labelledby="title">
-        <h1 id="title">One moment…</h1>
-        <p><a class="button primary" href="{{location}}">Continue</a></p>
+        <h1 id="title">{{t.oneMoment}}</h1>
+        <p><a class="button primary" href="{{location}}">{{t.continue}}</a></p>
         </section>
         {{/content}}{{/layout}}
         """

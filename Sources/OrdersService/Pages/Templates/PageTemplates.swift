@@ -4,18 +4,20 @@ import Mustache
 /// folder), parsed once. `{{name}}` escapes HTML, attribute quotes included; no template uses
 /// the unescaped forms.
 enum PageTemplates {
+    /// Every template, by name.
+    static let sources: [(name: String, text: String)] = [
+        ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
+        ("consentConfirm", consentConfirm),
+        ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
+        ("settings", settings), ("customerLayout", customerLayout), ("customerOrder", customerOrder),
+        ("customerMessage", customerMessage), ("consoleOrders", consoleOrders), ("consoleOrder", consoleOrder),
+        ("consoleKeys", consoleKeys), ("consoleDiff", consoleDiff), ("consoleUpload", consoleUpload),
+        ("consoleOutbox", consoleOutbox),
+    ]
+
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        let templates: [(String, String)] = [
-            ("layout", layout), ("message", message), ("bounce", bounce), ("signIn", signIn), ("consentSheet", consentSheet),
-            ("consentConfirm", consentConfirm),
-            ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
-            ("settings", settings), ("customerLayout", customerLayout), ("customerOrder", customerOrder),
-            ("customerMessage", customerMessage), ("consoleOrders", consoleOrders), ("consoleOrder", consoleOrder),
-            ("consoleKeys", consoleKeys), ("consoleDiff", consoleDiff), ("consoleUpload", consoleUpload),
-            ("consoleOutbox", consoleOutbox),
-        ]
-        for (name, text) in templates {
+        for (name, text) in sources {
             // The templates are constants checked by the page tests: one that does not parse is a
             // defect of this build, not a runtime condition.
             guard let template = try? MustacheTemplate(string: text) else {

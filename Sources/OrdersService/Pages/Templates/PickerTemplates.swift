@@ -5,15 +5,15 @@ extension PageTemplates {
     static let transactionPicker = """
         {{<layout}}{{$content}}
         <section class="card" aria-labelledby="title">
-        <h1 id="title">Choose Transactions for “{{clientName}}”</h1>
-        <p>{{clientName}} receives only the transactions you choose, once. It gets no other access to your financial data.</p>
+        <h1 id="title">{{t.chooseTransactionsHeading}}</h1>
+        <p>{{t.chooseTransactionsText}}</p>
         <form method="get" action="/finance/pick" id="picker">
         \(requestFields)
         <div role="search">
-        <label for="q">Search</label>
+        <label for="q">{{t.search}}</label>
         <div class="searchbar">
-        <input type="search" id="q" name="q" value="{{query}}" placeholder="Merchant or description">
-        <button type="submit">Search</button>
+        <input type="search" id="q" name="q" value="{{query}}" placeholder="{{t.searchPlaceholder}}">
+        <button type="submit">{{t.search}}</button>
         </div>
         </div>
         {{#tokenGroups}}
@@ -24,10 +24,10 @@ extension PageTemplates {
         {{/tokens}}
         </fieldset>
         {{/tokenGroups}}
-        <p class="count" aria-live="polite"><span data-count>{{selectedCount}}</span> selected (at most {{maximum}})</p>
-        {{^transactions}}<p class="empty">No transactions match.</p>{{/transactions}}
+        <p class="count" aria-live="polite"><span data-count>{{selectedCount}}</span> {{t.selected}}</p>
+        {{^transactions}}<p class="empty">{{t.noTransactionsMatch}}</p>{{/transactions}}
         <fieldset>
-        <legend class="visually-hidden">Transactions</legend>
+        <legend class="visually-hidden">{{t.transactions}}</legend>
         <ul class="transactions">
         {{#transactions}}
         <li>
@@ -42,15 +42,15 @@ extension PageTemplates {
         </ul>
         </fieldset>
         {{#hiddenSelected}}<input type="hidden" name="selected" value="{{.}}">{{/hiddenSelected}}
-        {{#more}}<p><button type="submit" name="limit" value="{{nextLimit}}" class="quiet">Show More</button></p>{{/more}}
+        {{#more}}<p><button type="submit" name="limit" value="{{nextLimit}}" class="quiet">{{t.showMore}}</button></p>{{/more}}
         <div class="actions">
-        <button type="submit" formaction="/finance/pick/review" class="primary">Continue</button>
+        <button type="submit" formaction="/finance/pick/review" class="primary">{{t.continue}}</button>
         </div>
         </form>
         <form method="post" action="/finance/pick" class="cancel">
         <input type="hidden" name="csrf_token" value="{{formToken}}">
         \(requestFields)
-        <button type="submit" name="decision" value="cancel" class="quiet">Cancel</button>
+        <button type="submit" name="decision" value="cancel" class="quiet">{{t.cancel}}</button>
         </form>
         </section>
         {{/content}}{{/layout}}
@@ -61,7 +61,7 @@ extension PageTemplates {
     static let pickReview = """
         {{<layout}}{{$content}}
         <section class="card" aria-labelledby="title">
-        <h1 id="title">Share {{count}} Transaction{{^single}}s{{/single}} with “{{clientName}}”?</h1>
+        <h1 id="title">{{heading}}</h1>
         <ul class="transactions review">
         {{#transactions}}
         <li><span class="title">{{title}}</span> <span class="amount {{direction}}">{{amount}}</span> <span class="sub">{{date}} · {{accountName}} · {{status}}</span></li>
@@ -72,9 +72,9 @@ extension PageTemplates {
         \(requestFields)
         {{#selected}}<input type="hidden" name="selected" value="{{.}}">{{/selected}}
         <div class="actions">
-        <button type="submit" name="decision" value="share" class="primary">Share</button>
-        <a class="button" href="{{back}}">Back</a>
-        <button type="submit" name="decision" value="cancel" class="quiet">Cancel</button>
+        <button type="submit" name="decision" value="share" class="primary">{{t.share}}</button>
+        <a class="button" href="{{back}}">{{t.back}}</a>
+        <button type="submit" name="decision" value="cancel" class="quiet">{{t.cancel}}</button>
         </div>
         </form>
         </section>

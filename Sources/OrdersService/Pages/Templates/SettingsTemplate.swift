@@ -3,15 +3,15 @@ extension PageTemplates {
     /// move a date, stop sharing one account, or stop everything.
     static let settings = """
         {{<layout}}{{$content}}
-        <h1>Apps with Access to Your Financial Data</h1>
+        <h1>{{t.settingsHeading}}</h1>
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
-        {{^clients}}<section class="card"><p class="empty">No app has asked for your financial data yet.</p></section>{{/clients}}
+        {{^clients}}<section class="card"><p class="empty">{{t.noApps}}</p></section>{{/clients}}
         {{#clients}}
         <section class="card" aria-labelledby="client-{{anchor}}">
         <h2 id="client-{{anchor}}">{{name}}</h2>
-        <p class="sub"><code>{{id}}</code> · <span class="badge {{status}}">{{statusLabel}}</span>{{#revoked}} · registration revoked{{/revoked}}</p>
+        <p class="sub"><code>{{id}}</code> · <span class="badge {{status}}">{{statusLabel}}</span>{{#revoked}} · {{t.registrationRevoked}}{{/revoked}}</p>
         {{#hasShared}}
-        <h3>Shared Accounts</h3>
+        <h3>{{t.sharedAccounts}}</h3>
         <ul class="shares">
         {{#shared}}
         <li>
@@ -20,15 +20,15 @@ extension PageTemplates {
         <input type="hidden" name="csrf_token" value="{{formToken}}">
         <input type="hidden" name="client" value="{{clientID}}">
         <input type="hidden" name="account" value="{{accountID}}">
-        <label for="from-{{key}}">Shared from</label>
+        <label for="from-{{key}}">{{t.sharedFrom}}</label>
         <input type="date" id="from-{{key}}" name="from" value="{{fromValue}}">
-        <button type="submit">Save Date</button>
+        <button type="submit">{{t.saveDate}}</button>
         </form>
         <form method="post" action="/finance/settings/stop" class="row">
         <input type="hidden" name="csrf_token" value="{{formToken}}">
         <input type="hidden" name="client" value="{{clientID}}">
         <input type="hidden" name="account" value="{{accountID}}">
-        <button type="submit" class="danger" aria-label="Stop sharing {{displayName}} with {{name}}">Stop Sharing</button>
+        <button type="submit" class="danger" aria-label="{{stopLabel}}">{{t.stopSharing}}</button>
         </form>
         </li>
         {{/shared}}
@@ -39,28 +39,28 @@ extension PageTemplates {
         <input type="hidden" name="csrf_token" value="{{formToken}}">
         <input type="hidden" name="client" value="{{id}}">
         <fieldset>
-        <legend>{{#hasShared}}Share More Accounts{{/hasShared}}{{^hasShared}}Share Accounts{{/hasShared}}</legend>
+        <legend>{{#hasShared}}{{t.shareMoreAccounts}}{{/hasShared}}{{^hasShared}}{{t.shareAccounts}}{{/hasShared}}</legend>
         <ul class="choices">
         {{#unshared}}
         <li class="choice">
         <input type="checkbox" id="add-{{key}}" name="share-{{key}}" value="on" data-date="addfrom-{{key}}">
         <label for="add-{{key}}"><span class="name">{{displayName}}</span> <span class="sub">{{institutionName}}</span></label>
         <span class="from">
-        <label for="addfrom-{{key}}">Share from</label>
+        <label for="addfrom-{{key}}">{{t.shareFrom}}</label>
         <input type="date" id="addfrom-{{key}}" name="from-{{accountID}}" value="{{fromValue}}">
         </span>
         </li>
         {{/unshared}}
         </ul>
         </fieldset>
-        <button type="submit">Share</button>
+        <button type="submit">{{t.share}}</button>
         </form>
         {{/hasUnshared}}
         {{#canRevoke}}
         <form method="post" action="/finance/settings/revoke" class="revoke">
         <input type="hidden" name="csrf_token" value="{{formToken}}">
         <input type="hidden" name="client" value="{{id}}">
-        <button type="submit" class="danger">Stop All Sharing with {{name}}</button>
+        <button type="submit" class="danger">{{stopAllLabel}}</button>
         </form>
         {{/canRevoke}}
         </section>
