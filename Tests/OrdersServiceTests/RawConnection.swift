@@ -76,6 +76,14 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Whether the server has neither answered nor closed the connection yet, looked at without
+    /// waiting.
+    func isOpenNow() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     /// Whether the server has let go of the connection entirely, not only closed its half:
     /// after its end of stream, bytes sent are answered with a reset within `seconds`. (A server
     /// that only half-closes keeps the socket, and takes the bytes, for as long as the client

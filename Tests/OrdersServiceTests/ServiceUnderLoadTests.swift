@@ -36,6 +36,7 @@ struct ServiceUnderLoadTests {
         var waits: [Duration] = []
         var rounds = 0
         var answered = 0
+        var answeredWhileHeld = 0
         // At least 4 s (twice the idle timeout) and 16 rounds, however slow a sanitizer makes them.
         while clock.now - start < .seconds(4) || rounds < 16 {
             rounds += 1
@@ -43,16 +44,22 @@ struct ServiceUnderLoadTests {
             let began = clock.now
             let client = try RawConnection(port: server.port)
             client.send(Self.health)
-            if await client.responseStatus() == 200 { answered += 1 }
+            if await client.responseStatus() == 200 {
+                answered += 1
+                // Answered while every slow connection is still open: not after the idle timeout
+                // reaped them.
+                if silent.allSatisfy({ $0.isOpenNow() }) { answeredWhileHeld += 1 }
+            }
             waits.append(clock.now - began)
             try await Task.sleep(for: .milliseconds(250))
         }
         #expect(answered == rounds)
-        // A server that made well-behaved clients wait for the slow ones would hold them until
-        // the idle timeout (2 s) reaps those: every round in the first 2 s — half of them or more —
-        // would wait about that long. The typical answer is quick, and at most one round in eight
-        // may take 2 s: the whole test suite, PostgreSQL failovers included, shares two cores with
-        // it, so one sample can stall for a scheduling reason (CI once saw a single 4 s one).
+        // A server that made well-behaved clients wait for the slow ones would answer none of
+        // them before the idle timeout (2 s) reaped those: here well-behaved requests are answered
+        // while all 400 are open. (An order, not a duration: the whole test suite, PostgreSQL
+        // failovers included, shares two cores with this test, and a fresh clone's run once saw
+        // four rounds of sixteen stall 3–5 s, which a bound on slow rounds took for holding.)
+        #expect(answeredWhileHeld >= 1, "no well-behaved request was answered before the slow ones were closed: \(waits)")
         // Scripts/sanitize.sh sets ORDERS_SANITIZER: everything runs 5–15× slower there.
         let scale = ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] == nil ? 1 : 15
         let sorted = waits.sorted()
@@ -60,8 +67,6 @@ struct ServiceUnderLoadTests {
         // The median under 500 ms: beside the whole suite it reached 338 ms once (issue 41's run);
         // held requests would put it near 2 s.
         #expect(median < .milliseconds(500) * scale, "well-behaved requests waited \(sorted)")
-        let held = waits.filter { $0 >= .seconds(2) * scale }
-        #expect(held.count <= rounds / 8, "\(held.count) of \(rounds) well-behaved requests waited 2 s or more: \(sorted)")
         // Silent for 4 s with a 2 s idle timeout: every one was closed by the server. So was every
         // trickling one: the idle timer sees a request only once its head is complete, so a
         // client that sends a byte at a time is idle to it (a header deadline, in effect).
@@ -72,7 +77,9 @@ struct ServiceUnderLoadTests {
         #expect(closedSilent == silent.count)
         #expect(closedTrickling == trickling.count)
         let peak = try #require(ProcessMemory.peak(of: pid))
-        print("slow clients: baseline \(baseline) KiB, peak \(peak) KiB, answers: median \(median), slowest \(slowest)")
+        print(
+            "slow clients: baseline \(baseline) KiB, peak \(peak) KiB, answers: median \(median), slowest \(slowest), "
+                + "\(answeredWhileHeld) of \(rounds) before the slow ones were closed")
         // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): no bound there.
         if ProcessInfo.processInfo.environment["ORDERS_SANITIZER"] != "address" {
             #expect(peak - baseline < 64 << 10, "peak \(peak) KiB over a baseline of \(baseline) KiB")
