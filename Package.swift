@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// What every audience module of the service depends on.
+let serviceAudience: [Target.Dependency] = [
+    "ServiceCore", "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderRendering",
+    .product(name: "Hummingbird", package: "hummingbird"),
+    .product(name: "Mustache", package: "swift-mustache"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "NIOCore", package: "swift-nio"),
+]
+
 let package = Package(
     name: "wallet-orders",
     products: [
@@ -202,21 +212,21 @@ let package = Package(
         // HTTP-dates, entity tags), device bodies, path identifiers, the request error. Apart from
         // OrdersService so FuzzTesting reaches it without building Hummingbird.
         .target(name: "OrdersWebProtocol", dependencies: ["WalletPrimitives"]),
-        // Apple's Orders web service and the merchant API on Hummingbird; errors → HTTP status in
-        // one table.
+        // The service's HTTP face, one module per audience over a small core; no audience module
+        // imports another (LayeringTests), and `OrdersService` composes them.
+        //
+        // The core every audience uses: the base request context, the one status table, body
+        // reading, limits, the log line, metrics, forwarded clients, forms, cookies and the pages'
+        // words.
         .target(
-            name: "OrdersService",
+            name: "ServiceCore",
             dependencies: [
-                "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderPackage", "OrderStorage", "WalletCore",
-                "WalletPrimitives", "OrderPush", "WalletConsent", "FinanceData", "OrderRendering",
+                "OrdersWebProtocol", "WalletOrders", "WalletWire", "OrderRendering",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -227,6 +237,38 @@ let package = Package(
                 .embedInCode("Pages/Strings/en.json"), .embedInCode("Pages/Strings/de.json"),
                 .embedInCode("Pages/Strings/fr.json"), .embedInCode("Pages/Strings/es.json"),
                 .embedInCode("Pages/Strings/ja.json"), .embedInCode("Pages/Strings/zh-Hans.json"),
+            ]
+        ),
+        // Apple's Orders web service: the caller is an order's authentication token.
+        .target(name: "DeviceAPI", dependencies: serviceAudience),
+        // The merchant API: the caller is an API key with its order types; the OpenAPI document.
+        .target(
+            name: "MerchantAPI", dependencies: serviceAudience,
+            // docs/openapi.json, served as it is (a link: one source).
+            resources: [.embedInCode("openapi.json")]
+        ),
+        // Financial data for third-party clients: OAuth's token, revocation and metadata, the
+        // data API, history streams, background-delivery registration.
+        .target(name: "FinanceAPI", dependencies: serviceAudience),
+        // The data owner's pages: sign-in, the consent sheet, the transaction picker, Settings, the
+        // operator console.
+        .target(name: "OwnerPages", dependencies: serviceAudience),
+        // The customer's order page behind a signed link, and Add to Apple Wallet.
+        .target(name: "CustomerPages", dependencies: serviceAudience),
+        // The assembly: the audiences on one router behind the core's middleware, and `orders
+        // serve` as one ServiceGroup (backend, outbox drainers, application).
+        .target(
+            name: "OrdersService",
+            dependencies: [
+                "ServiceCore", "DeviceAPI", "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages",
+                "OrdersWebProtocol", "WalletOrders", "OrderPush",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // What the service sends on its own, through one outbox drainer: APNs pushes (the HTTP/2
@@ -308,7 +350,8 @@ let package = Package(
             name: "OrdersServiceTests",
             dependencies: [
                 "orders", "OrdersService", "OrderPush", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
-                "OrderPackage", "TestArchiveTable", "WalletPostgres", "StorageContract",
+                "OrderPackage", "TestArchiveTable", "WalletPostgres", "StorageContract", "ServiceCore", "DeviceAPI",
+                "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // The fake APNs: an HTTP/2 TLS server (NIOHTTP2 is built for async-http-client).
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

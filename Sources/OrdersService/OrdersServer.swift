@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import OrderPush
+import ServiceCore
 import ServiceLifecycle
 import WalletOrders
 import WalletPrimitives

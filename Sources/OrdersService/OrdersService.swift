@@ -1,10 +1,16 @@
+import CustomerPages
+import DeviceAPI
+import FinanceAPI
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import MerchantAPI
 import NIOCore
 import NIOSSL
+import OwnerPages
+import ServiceCore
 import ServiceLifecycle
 import WalletOrders
 
@@ -155,22 +161,5 @@ public struct OrdersService: Sendable {
     static func normalized(basePath: String) -> String {
         let trimmed = basePath.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
         return trimmed.isEmpty ? "" : "/" + trimmed
-    }
-}
-
-/// The rate limiters of one service, shared by its routes.
-struct RateLimits: Sendable {
-    let deviceLog: RateLimiter
-    let registrations: RateLimiter
-    let tokens: RateLimiter
-    let historyStreams: StreamLimiter
-
-    init(limits: ServiceLimits) {
-        deviceLog = RateLimiter(
-            perClient: limits.deviceLogRate, total: limits.deviceLogTotalRate, maximumClients: limits.rateLimitedClients)
-        registrations = RateLimiter(
-            perClient: limits.registrationRate, total: nil, maximumClients: limits.rateLimitedClients)
-        tokens = RateLimiter(perClient: limits.tokenRequestRate, total: nil, maximumClients: limits.rateLimitedClients)
-        historyStreams = StreamLimiter(perClient: limits.historyStreamsPerClient, total: limits.historyStreams)
     }
 }

@@ -61,22 +61,44 @@ struct LayeringTests {
         #expect(offenders == [])
     }
 
+    /// The service's modules: the core, one per audience, and the assembly.
+    static let serviceModules = ["ServiceCore"] + audiences + ["OrdersService"]
+    /// One module per audience of the service (docs/design.md, "The service").
+    static let audiences = ["DeviceAPI", "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages"]
+
     @Test(
-        "Hummingbird only in Sources/OrdersService/ (its bcrypt, a C library, for the owner's password); NIO only there, in OrderPush and in WalletPostgres"
+        "Hummingbird only in the service's modules (and its bcrypt, a C library, for the owner's password); NIO only there, in OrderPush and in WalletPostgres"
     )
     func server() throws {
         let files = try Self.imports()
+        let service = Self.serviceModules.map { "Sources/\($0)/" }
         let hummingbird = files.filter { $0.modules.contains { $0.hasPrefix("Hummingbird") } }
             .filter {
                 !($0.modules == ["Foundation", "HummingbirdBcrypt"])
                     || $0.path != "Sources/WalletConsent/Owner/OwnerPassword.swift"
             }
-            .map(\.path).filter { !$0.hasPrefix("Sources/OrdersService/") }
+            .map(\.path).filter { path in !service.contains { path.hasPrefix($0) } }
         #expect(hummingbird == [])
-        let allowed = ["Sources/OrdersService/", "Sources/OrderPush/", "Sources/WalletPostgres/"]
+        let allowed = service + ["Sources/OrderPush/", "Sources/WalletPostgres/"]
         let nio = files.filter { $0.modules.contains { $0.hasPrefix("NIO") } }
             .map(\.path).filter { path in !allowed.contains { path.hasPrefix($0) } }
         #expect(nio == [])
+    }
+
+    @Test("no audience module imports another, the core imports none, and only OrdersService composes them")
+    func audiences() throws {
+        let files = try Self.imports()
+        for audience in Self.audiences {
+            let own = files.filter { $0.path.hasPrefix("Sources/\(audience)/") }
+            #expect(!own.isEmpty, "\(audience) has no sources")
+            let others = Set(Self.audiences).subtracting([audience])
+            #expect(own.filter { !$0.modules.isDisjoint(with: others) }.map(\.path) == [], "\(audience)")
+        }
+        let importers = files.filter { !$0.modules.isDisjoint(with: Self.audiences) }.map(\.path)
+            .filter { path in !(Self.audiences + ["OrdersService"]).contains { path.hasPrefix("Sources/\($0)/") } }
+        #expect(importers == [])
+        #expect(
+            files.filter { $0.path.hasPrefix("Sources/ServiceCore/") && !$0.modules.isDisjoint(with: Self.audiences) }.isEmpty)
     }
 
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")

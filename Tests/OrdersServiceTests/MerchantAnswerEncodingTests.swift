@@ -4,7 +4,7 @@ import Testing
 import WalletPrimitives
 import WalletWire
 
-@testable import OrdersService
+@testable import MerchantAPI
 
 @Suite("Merchant answers: written JSON is JSONEncoder's, byte for byte")
 struct MerchantAnswerEncodingTests {

@@ -9,6 +9,8 @@ import Testing
 import WalletOrders
 
 @testable import OrdersService
+@testable import OwnerPages
+@testable import ServiceCore
 
 /// The owner's pages and the customer's in the languages of Apple's Wallet: every key in every
 /// language, every key a template reads in English, and each page in the reader's language with

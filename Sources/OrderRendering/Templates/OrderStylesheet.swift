@@ -1,7 +1,14 @@
+import Foundation
+import OrderPackage
+
 /// The order's style, light and dark (`prefers-color-scheme`), narrow first: inlined by
 /// ``RenderedOrder/document()`` and served as a file by the service's pages (their
 /// Content-Security-Policy allows no inline style).
 public enum OrderStylesheet {
+    /// The stylesheet's version, for its URL (`?v=`) and the pages' entity tags: the first 12 hex
+    /// digits of its SHA-256.
+    public static let version = String(SHA256Digest.hex(of: Data(text.utf8)).prefix(12))
+
     public static let text = """
         body.order-page{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1e;background:#f2f2f7}
         .order-page main{max-width:42rem;margin:0 auto;padding:1rem}

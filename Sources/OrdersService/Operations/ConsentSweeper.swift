@@ -1,4 +1,5 @@
 import Logging
+import ServiceCore
 import ServiceLifecycle
 import WalletOrders
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceCore
 import WalletOrders
 import WalletPrimitives
 

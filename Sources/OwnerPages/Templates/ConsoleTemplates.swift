@@ -1,0 +1,164 @@
+import ServiceCore
+
+extension PageTemplates {
+    /// The console's list of stored orders: a search form (GET: nothing changes) and a page.
+    static let consoleOrders = """
+        {{<layout}}{{$content}}
+        <h1>Orders</h1>
+        <form method="get" action="/console/orders" class="card row" role="search">
+        <label for="q">Search</label>
+        <input type="search" id="q" name="q" value="{{search}}" maxlength="200" placeholder="Order, merchant">
+        <label for="type">Order type</label>
+        <input type="text" id="type" name="type" value="{{type}}" maxlength="200">
+        <label for="status">Status</label>
+        <select id="status" name="status">{{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/statuses}}</select>
+        <button type="submit">Search</button>
+        </form>
+        <section class="card" aria-labelledby="results">
+        <h2 id="results">{{summary}}</h2>
+        {{^empty(orders)}}
+        <div class="scroll" tabindex="0" role="group" aria-label="Orders"><table>
+        <thead><tr><th scope="col">Order</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Merchant</th><th scope="col">Updated</th></tr></thead>
+        <tbody>
+        {{#orders}}<tr><td><a href="{{href}}">{{identifier}}</a></td><td>{{type}}</td><td>{{status}}</td><td>{{merchant}}</td><td>{{updatedAt}}</td></tr>{{/orders}}
+        </tbody>
+        </table></div>
+        {{/empty(orders)}}
+        <nav aria-label="Pages">{{#previous}}<a href="{{previous}}">Previous</a> {{/previous}}{{#next}}<a href="{{next}}">Next</a>{{/next}}</nav>
+        </section>
+        {{/content}}{{/layout}}
+        """
+
+    /// One stored order: as Wallet shows it, and every version the store keeps.
+    static let consoleOrder = """
+        {{<layout}}{{$head}}<link rel="stylesheet" href="/orders/static/order.css?v={{orderAssetVersion}}">{{/head}}{{$content}}
+        <p><a href="/console/orders">All orders</a></p>
+        <h1>{{identifier}} <span class="sub">{{type}}</span></h1>
+        <section class="card" aria-labelledby="versions">
+        <h2 id="versions">Versions</h2>
+        <div class="scroll" tabindex="0" role="group" aria-label="Versions"><table>
+        <thead><tr><th scope="col">updatedAt</th><th scope="col">Stored</th><th scope="col">Uploaded by</th>\
+        <th scope="col">Status</th><th scope="col">SHA-256</th><th scope="col">Size</th></tr></thead>
+        <tbody>
+        {{#versions}}<tr><td>{{updatedAt}}{{#current}} (current){{/current}}</td><td>{{addedAt}}</td><td>{{uploadedBy}}</td>\
+        <td>{{status}}</td><td><code class="digest">{{digest}}</code></td><td>{{size}}</td></tr>{{/versions}}
+        </tbody>
+        </table></div>
+        {{#versionsNote}}<p class="sub">{{versionsNote}}</p>{{/versionsNote}}
+        <form method="get" action="{{diffAction}}" class="row">
+        <label for="from">Compare</label>
+        <select id="from" name="from">{{#versions}}<option value="{{digest}}"{{#previous}} selected{{/previous}}>{{updatedAt}}</option>{{/versions}}</select>
+        <label for="to">with</label>
+        <select id="to" name="to">{{#versions}}<option value="{{digest}}">{{updatedAt}}</option>{{/versions}}</select>
+        <button type="submit">Show Changes</button>
+        </form>
+        </section>
+        <section class="card" aria-labelledby="devices">
+        <h2 id="devices">Registered Devices</h2>
+        <p>{{devicesSummary}}</p>
+        {{^empty(devices)}}<div class="scroll" tabindex="0" role="group" aria-label="Devices"><table><thead><tr><th scope="col">Device</th><th scope="col">Push token</th>\
+        <th scope="col">Registered</th><th scope="col">Last registered</th></tr></thead><tbody>
+        {{#devices}}<tr><td><code>{{device}}</code></td><td><code>{{token}}</code></td><td>{{registeredAt}}</td>\
+        <td>{{updatedAt}}</td></tr>{{/devices}}
+        </tbody></table></div>{{/empty(devices)}}
+        </section>
+        <div class="order-page">{{{orderHTML}}}</div>
+        {{/content}}{{/layout}}
+        """
+
+    /// The merchant API's keys: create (the key shown once), revoke.
+    static let consoleKeys = """
+        {{<layout}}{{$content}}
+        <h1>API Keys</h1>
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#created}}<section class="card" aria-labelledby="created"><h2 id="created">Your New Key</h2>
+        <p>Copy it now: it is not shown again.</p><p><code>{{created}}</code></p></section>{{/created}}
+        <form method="post" action="/console/keys/create" class="card">
+        <input type="hidden" name="csrf_token" value="{{formToken}}">
+        <h2>Create a Key</h2>
+        <label for="name">Name</label> <input type="text" id="name" name="name" maxlength="200" required>
+        <label for="types">Order types</label> <input type="text" id="types" name="types" maxlength="4000" required>
+        <button type="submit">Create Key</button>
+        </form>
+        <section class="card" aria-labelledby="all-keys">
+        <h2 id="all-keys">Keys</h2>
+        {{^empty(keys)}}<div class="scroll" tabindex="0" role="group" aria-label="Keys"><table><thead><tr><th scope="col">Name</th><th scope="col">Identifier</th><th scope="col">Order types</th>\
+        <th scope="col">Created</th><th scope="col">State</th></tr></thead><tbody>
+        {{#keys}}<tr><td>{{name}}</td><td><code>{{identifier}}</code></td><td>{{types}}</td><td>{{createdAt}}</td><td>\
+        {{#revokedAt}}revoked {{revokedAt}}{{/revokedAt}}{{^revokedAt}}<form method="post" action="/console/keys/revoke" class="inline">\
+        <input type="hidden" name="csrf_token" value="{{formToken}}"><input type="hidden" name="key" value="{{identifier}}">\
+        <button type="submit" class="danger" aria-label="Revoke {{name}}">Revoke</button></form>{{/revokedAt}}</td></tr>{{/keys}}
+        </tbody></table></div>{{/empty(keys)}}
+        {{^keys}}<p class="empty">No keys yet.</p>{{/keys}}
+        </section>
+        {{/content}}{{/layout}}
+        """
+
+    /// What changed in order.json between two stored versions.
+    static let consoleDiff = """
+        {{<layout}}{{$content}}
+        <p><a href="{{back}}">Back to {{identifier}}</a></p>
+        <h1>Changes in {{identifier}}</h1>
+        <p class="sub">From <code>{{from}}…</code> to <code>{{to}}…</code></p>
+        <section class="card" aria-labelledby="changes">
+        <h2 id="changes">{{^empty(changes)}}Fields{{/empty(changes)}}{{#empty(changes)}}No field changed{{/empty(changes)}}</h2>
+        {{^empty(changes)}}<div class="scroll" tabindex="0" role="group" aria-label="Fields"><table><thead><tr><th scope="col">Field</th><th scope="col">Change</th><th scope="col">Before</th>\
+        <th scope="col">After</th></tr></thead><tbody>
+        {{#changes}}<tr class="{{kind}}"><td><code>{{path}}</code></td><td>{{kind}}</td><td><code>{{before}}</code></td>\
+        <td><code>{{after}}</code></td></tr>{{/changes}}
+        </tbody></table></div>{{/empty(changes)}}
+        </section>
+        {{/content}}{{/layout}}
+        """
+
+    /// The upload form and, after a post, the archive's report: each problem beside where it is.
+    static let consoleUpload = """
+        {{<layout}}{{$content}}
+        <h1>Verify an Archive</h1>
+        {{#verdict}}<section class="card" aria-labelledby="verdict">
+        <h2 id="verdict">{{#fileName}}<code>{{fileName}}</code>: {{/fileName}}{{verdict}}</h2>
+        {{#orderLink}}<p><a href="{{orderLink}}">Open the stored order</a></p>{{/orderLink}}
+        {{^empty(errors)}}<div class="scroll" tabindex="0" role="group" aria-label="Errors"><table class="report"><caption>Errors</caption><thead><tr><th scope="col">Where</th>\
+        <th scope="col">Problem</th><th scope="col">Code</th></tr></thead><tbody>
+        {{#errors}}<tr class="error"><td><code>{{location}}</code></td><td>{{message}}</td><td><code>{{code}}</code></td></tr>{{/errors}}
+        </tbody></table></div>{{/empty(errors)}}
+        {{^empty(warnings)}}<div class="scroll" tabindex="0" role="group" aria-label="Warnings"><table class="report"><caption>Warnings</caption><thead><tr><th scope="col">Where</th>\
+        <th scope="col">Problem</th><th scope="col">Code</th></tr></thead><tbody>
+        {{#warnings}}<tr><td><code>{{location}}</code></td><td>{{message}}</td><td><code>{{code}}</code></td></tr>{{/warnings}}
+        </tbody></table></div>{{/empty(warnings)}}
+        </section>{{/verdict}}
+        <form method="post" action="/console/upload" enctype="multipart/form-data" class="card">
+        <input type="hidden" name="csrf_token" value="{{formToken}}">
+        <label for="archive">Signed order archive (.order, at most {{maximumSize}})</label>
+        <input type="file" id="archive" name="archive" accept=".order,application/vnd.apple.finance.order" required>
+        <p class="check"><input type="checkbox" id="store" name="store" value="1"> <label for="store">Store it when it is valid</label></p>
+        <button type="submit" class="primary">Verify</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+
+    /// The push outbox: waiting pushes, and those that failed for good with APNs' reason.
+    static let consoleOutbox = """
+        {{<layout}}{{$content}}
+        <h1>Push Outbox</h1>
+        <section class="card" aria-labelledby="waiting">
+        <h2 id="waiting">{{waitingSummary}}</h2>
+        {{^empty(waiting)}}<div class="scroll" tabindex="0" role="group" aria-label="Waiting pushes"><table><thead><tr><th scope="col">Order</th><th scope="col">Device</th><th scope="col">Push token</th>\
+        <th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Enqueued</th><th scope="col">Next attempt</th>\
+        <th scope="col">Last error</th></tr></thead><tbody>
+        {{#waiting}}<tr><td><a href="{{href}}">{{order}}</a></td><td><code>{{device}}</code></td><td><code>{{token}}</code></td>\
+        <td>{{state}}</td><td>{{attempts}}</td><td>{{enqueuedAt}}</td><td>{{nextAttemptAt}}</td><td>{{lastError}}</td></tr>{{/waiting}}
+        </tbody></table></div>{{/empty(waiting)}}
+        </section>
+        <section class="card" aria-labelledby="failed">
+        <h2 id="failed">Failed</h2>
+        {{#empty(failed)}}<p class="empty">No push has failed for good.</p>{{/empty(failed)}}
+        {{^empty(failed)}}<div class="scroll" tabindex="0" role="group" aria-label="Failed pushes"><table><thead><tr><th scope="col">Order</th><th scope="col">Device</th><th scope="col">Push token</th>\
+        <th scope="col">Attempts</th><th scope="col">Failed</th><th scope="col">Reason</th></tr></thead><tbody>
+        {{#failed}}<tr><td><a href="{{href}}">{{order}}</a></td><td><code>{{device}}</code></td><td><code>{{token}}</code></td>\
+        <td>{{attempts}}</td><td>{{failedAt}}</td><td>{{reason}}</td></tr>{{/failed}}
+        </tbody></table></div>{{/empty(failed)}}
+        </section>
+        {{/content}}{{/layout}}
+        """
+}

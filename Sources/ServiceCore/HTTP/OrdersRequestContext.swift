@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+import WalletConsent
+import WalletCore
+
+/// The request context of every route: Hummingbird's core storage (logger with the request id,
+/// route parameters), the client's address for the rate limits, and the request's log line.
+/// Routes read bodies with their own limits (``ServiceLimits``), never through the framework's
+/// decoder and its `maxUploadSize`.
+public struct OrdersRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The client's IP address (without the port); `unknown` for a Unix socket or a closed channel.
+    /// Behind a trusted proxy, the address it forwarded (``ForwardedClientMiddleware``).
+    public package(set) var clientAddress: String
+    /// The request came over TLS: to this server, or to a trusted proxy that says so.
+    public package(set) var isSecure = false
+    /// The origin (`https://host[:port]`) clients and browsers reach this service at: the
+    /// configured public URL (``OrdersService/Configuration/publicURL``), else this request's own
+    /// scheme and `Host`. The OAuth issuer identifier (RFC 8414, RFC 9207).
+    public package(set) var publicOrigin = "http://localhost"
+    /// What the request's one log line says; shared by the routes and ``ServiceMiddleware``.
+    package let logLine = RequestLogLine()
+    /// The merchant API key the request authenticated with, set by the merchant API's
+    /// authenticator before its routes run; nil elsewhere.
+    public package(set) var apiKey: APIKey?
+    /// The data owner's session, set on the financial-data pages for a signed-in request
+    /// (``OwnerSessionMiddleware``); nil elsewhere.
+    public package(set) var ownerSession: OwnerSession?
+    /// The client a financial-data access token belongs to, and when the token expires, set by the
+    /// data API's authenticator before its routes run; nil elsewhere.
+    public package(set) var financeAccess: (client: ClientIdentifier, expiresAt: Date)?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        // Hummingbird numbers requests in sequence; a random id tells a client nothing about how
+        // many requests the service answers.
+        logger[metadataKey: "hb.request.id"] = .string(Self.randomIdentifier())
+    }
+
+    /// 128 random bits in hex.
+    package static func randomIdentifier() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = String(generator.next() as UInt64, radix: 16)
+        let low = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count) + low
+    }
+}
+
+/// The one log line of a request: ``ServiceMiddleware`` writes `METHOD ROUTE STATUS`, followed
+/// by what a route added; a route that answers without logging (a rate-limited device log) says
+/// so.
+package final class RequestLogLine: Sendable {
+    private struct State {
+        package var detail: String?
+        package var suppressed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Text after the status (already bounded by the route).
+    package var detail: String? {
+        get { state.withLock { $0.detail } }
+        set { state.withLock { $0.detail = newValue } }
+    }
+
+    /// Whether no line is written for this request.
+    package var isSuppressed: Bool {
+        get { state.withLock { $0.suppressed } }
+        set { state.withLock { $0.suppressed = newValue } }
+    }
+}
