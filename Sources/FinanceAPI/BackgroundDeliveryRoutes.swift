@@ -13,7 +13,7 @@ import WalletWire
 /// `disableBackgroundDelivery(for:)` and `disableAllBackgroundDelivery()` as `DELETE` with and
 /// without `types`, and the endpoints' state as `GET`. docs/background-delivery.md.
 struct BackgroundDeliveryRoutes: Sendable {
-    typealias Context = OrdersRequestContext
+    typealias Context = ClientContext
 
     let wallet: WalletStore
 
@@ -26,13 +26,13 @@ struct BackgroundDeliveryRoutes: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let store = try store(context)
+        let store = store(context)
         return Response.json(status: .ok, body: try await endpoints(of: store), headers: FinanceAPIRoutes.noStore)
     }
 
     /// 201 with the endpoint and its secret when this created it; 200 when it existed.
     @Sendable func enable(_ request: Request, context: Context) async throws -> Response {
-        let store = try store(context)
+        let store = store(context)
         let registration = try DeliveryRegistrationBody.parse(
             try await LimitedBody.collect(request, limit: DeliveryRegistrationBody.maximumSize))
         var types: Set<BackgroundDataType> = []
@@ -58,7 +58,7 @@ struct BackgroundDeliveryRoutes: Sendable {
 
     /// `?types=a,b` disables those types; without `types`, everything. Answers what is left.
     @Sendable func disable(_ request: Request, context: Context) async throws -> Response {
-        let store = try store(context)
+        let store = store(context)
         let query = FinanceQueryParameters(try PageForm.query(request))
         // `types=` with nothing in it is refused, not read as "everything": disabling all is
         // asked for by leaving `types` out.
@@ -82,9 +82,8 @@ struct BackgroundDeliveryRoutes: Sendable {
     }
 
     /// The client's FinanceStore (the authenticator ran).
-    private func store(_ context: Context) throws -> FinanceStore {
-        guard let access = context.financeAccess else { throw ConsentError.invalidToken }
-        return wallet.financeStore(for: access.client)
+    private func store(_ context: Context) -> FinanceStore {
+        wallet.financeStore(for: context.client)
     }
 
     private func endpoints(of store: FinanceStore) async throws -> Endpoints {

@@ -34,6 +34,7 @@ package struct FinanceAPIRoutes: Sendable {
         // Allow — with its client credentials.
         table.add(.get, "authorization", prefix: prefix, to: router.group("finance/v1"), use: authorization)
         let api = router.group("finance/v1").add(middleware: AccessTokenAuthenticator(wallet: wallet))
+            .group(context: ClientContext.self)
         table.add(.get, "accounts", prefix: prefix, to: api, use: accounts)
         table.add(.get, "accounts/{accountID}/balances", prefix: prefix, to: api, use: balances)
         table.add(.get, "transactions", prefix: prefix, to: api, use: transactions)
@@ -82,15 +83,15 @@ package struct FinanceAPIRoutes: Sendable {
         return Response.json(status: .ok, body: Status(status: status), headers: Self.noStore)
     }
 
-    @Sendable func accounts(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func accounts(_ request: Request, context: ClientContext) async throws -> Response {
         let parameters = FinanceQueryParameters(try PageForm.query(request))
         let query = AccountQuery(limit: try parameters.limit(), offset: try parameters.offset())
         let accounts = try await store(context).accounts(query: query)
         return Response.json(status: .ok, body: Accounts(accounts: accounts), headers: Self.noStore)
     }
 
-    @Sendable func balances(_ request: Request, context: Context) async throws -> Response {
-        let store = try store(context)
+    @Sendable func balances(_ request: Request, context: ClientContext) async throws -> Response {
+        let store = store(context)
         let account = try Self.account(in: context)
         try await Self.requireShared(account, by: store)
         let parameters = FinanceQueryParameters(try PageForm.query(request))
@@ -104,8 +105,8 @@ package struct FinanceAPIRoutes: Sendable {
             status: .ok, body: Balances(balances: try await store.accountBalances(query: query)), headers: Self.noStore)
     }
 
-    @Sendable func transactions(_ request: Request, context: Context) async throws -> Response {
-        let store = try store(context)
+    @Sendable func transactions(_ request: Request, context: ClientContext) async throws -> Response {
+        let store = store(context)
         let parameters = FinanceQueryParameters(try PageForm.query(request))
         var query = try parameters.transactionQuery()
         if let account = try parameters.uuid("account") { try await Self.requireShared(account, by: store) }
@@ -120,13 +121,12 @@ package struct FinanceAPIRoutes: Sendable {
         return Response.json(status: .ok, body: page, headers: Self.noStore)
     }
 
-    /// The client's FinanceStore (the authenticator ran).
-    func store(_ context: Context) throws -> FinanceStore {
-        guard let access = context.financeAccess else { throw ConsentError.invalidToken }
-        return wallet.financeStore(for: access.client)
+    /// The client's FinanceStore.
+    func store(_ context: ClientContext) -> FinanceStore {
+        wallet.financeStore(for: context.client)
     }
 
-    static func account(in context: Context) throws -> UUID {
+    static func account(in context: some RequestContext) throws -> UUID {
         let text = try PathParameter.decoded("accountID", in: context)
         guard let id = UUID(uuidString: text) else {
             throw ServiceRequestError.invalidParameter(name: "accountID", reason: "not an account id (a UUID)")

@@ -31,6 +31,7 @@ package struct MerchantRoutes: Sendable {
         table.add(.get, "openapi.json", prefix: "/api/v1", to: api, use: openAPI)
         // Every order route needs a key: authenticated once, before the route runs.
         let orders = api.group("orders").add(middleware: APIKeyAuthenticator(wallet: wallet))
+            .group(context: MerchantContext.self)
         let prefix = "/api/v1/orders"
         table.add(.put, "", prefix: prefix, to: orders, use: saveOrder)
         table.add(.get, "", prefix: prefix, to: orders, use: listOrders)
@@ -40,8 +41,8 @@ package struct MerchantRoutes: Sendable {
 
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
     /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
-    @Sendable func saveOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try financeStore(context)
+    @Sendable func saveOrder(_ request: Request, context: MerchantContext) async throws -> Response {
+        let store = financeStore(context)
         if let type = request.headers[.contentType] {
             let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
             guard Self.archiveMediaTypes.contains(essence) else {
@@ -51,7 +52,7 @@ package struct MerchantRoutes: Sendable {
         let archive = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
         switch store.prepareOrder(signedArchive: archive) {
-        case .valid(let order): prepared = context.apiKey.map { order.uploaded(by: $0.identifier) } ?? order
+        case .valid(let order): prepared = order.uploaded(by: context.key.identifier)
         // The client's 422 with the report (the error table's mapping of this code).
         case .invalid(let report): throw OrderStoreError.invalidArchive(report)
         }
@@ -72,8 +73,8 @@ package struct MerchantRoutes: Sendable {
 
     /// `GET /api/v1/orders/{type}/{id}[?updatedDate=RFC3339]`: containsOrder and the stored
     /// facts; `404` with `"result": "notFound"` when not stored (or not the key's type).
-    @Sendable func containsOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try financeStore(context)
+    @Sendable func containsOrder(_ request: Request, context: MerchantContext) async throws -> Response {
+        let store = financeStore(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         var updatedAt: RFC3339Timestamp?
         if let text = request.uri.queryParameters.get("updatedDate") {
@@ -92,8 +93,8 @@ package struct MerchantRoutes: Sendable {
 
     /// `GET /api/v1/orders?type=T&limit=N&cursor=C`: the key's orders, most recently updated
     /// first, a page at a time.
-    @Sendable func listOrders(_ request: Request, context: Context) async throws -> Response {
-        let store = try financeStore(context)
+    @Sendable func listOrders(_ request: Request, context: MerchantContext) async throws -> Response {
+        let store = financeStore(context)
         let parameters = request.uri.queryParameters
         var limit = 100
         if let text = parameters.get("limit") {
@@ -117,8 +118,8 @@ package struct MerchantRoutes: Sendable {
 
     /// `DELETE /api/v1/orders/{type}/{id}`: `200 {"removed": true}`, or `404` with
     /// `"removed": false`.
-    @Sendable func removeOrder(_ request: Request, context: Context) async throws -> Response {
-        let store = try financeStore(context)
+    @Sendable func removeOrder(_ request: Request, context: MerchantContext) async throws -> Response {
+        let store = financeStore(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         let removed = try await store.removeOrder(identifier)
         return Response.json(
@@ -143,11 +144,9 @@ package struct MerchantRoutes: Sendable {
             .path
     }
 
-    /// The client the request's API key acts as (``APIKeyAuthenticator`` put the key in the
-    /// context).
-    private func financeStore(_ context: Context) throws -> FinanceStore {
-        guard let key = context.apiKey else { throw ServiceRequestError.unauthenticated }
-        return wallet.financeStore(for: key.client)
+    /// The client the request's API key acts as.
+    private func financeStore(_ context: MerchantContext) -> FinanceStore {
+        wallet.financeStore(for: context.key.client)
     }
 }
 

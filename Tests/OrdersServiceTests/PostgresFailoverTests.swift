@@ -80,9 +80,10 @@ struct PostgresFailoverTests {
     func failovers() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.url(database: database, options: "pool_timeout=1")
-        // The test's own setup and checks wait as long as a connection takes beside the suite;
-        // the instances answer within the gap's bound.
-        let patient = try TestPostgresPair.url(database: database)
+        // The test's own setup and checks wait as long as a connection takes beside the suite (60 s,
+        // as the contract suite's: 10 s once ran out after the twelfth failover with the whole suite
+        // on two cores); the instances answer within the gap's bound.
+        let patient = try TestPostgresPair.url(database: database, options: "pool_timeout=60")
         let key = try await Self.prepare(patient)
         let instances = [try await ServeProcess.start(database: url), try await ServeProcess.start(database: url)]
         // A save waiting on the old primary for the standby that left is answered when that server
@@ -228,7 +229,7 @@ struct PostgresFailoverTests {
     func restart() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.primaryURL(database: database, options: "pool_timeout=1")
-        let patient = try TestPostgresPair.primaryURL(database: database)
+        let patient = try TestPostgresPair.primaryURL(database: database, options: "pool_timeout=60")
         let key = try await Self.prepare(patient)
         let instance = try await ServeProcess.start(database: url)
         let client = LoopbackClient(port: instance.port, deadline: Self.unanswered)

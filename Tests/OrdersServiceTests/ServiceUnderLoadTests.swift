@@ -46,9 +46,10 @@ struct ServiceUnderLoadTests {
             client.send(Self.health)
             if await client.responseStatus() == 200 {
                 answered += 1
-                // Answered while every slow connection is still open: not after the idle timeout
-                // reaped them.
-                if silent.allSatisfy({ $0.isOpenNow() }) { answeredWhileHeld += 1 }
+                // Answered while most slow connections are still open: not after the idle timeout
+                // reaped them. (Most, not all: beside the whole suite, opening 400 connections can
+                // take long enough for the idle timeout to reap the first ones already.)
+                if (silent + trickling).count(where: { $0.isOpenNow() }) > 200 { answeredWhileHeld += 1 }
             }
             waits.append(clock.now - began)
             try await Task.sleep(for: .milliseconds(250))
@@ -56,7 +57,7 @@ struct ServiceUnderLoadTests {
         #expect(answered == rounds)
         // A server that made well-behaved clients wait for the slow ones would answer none of
         // them before the idle timeout (2 s) reaped those: here well-behaved requests are answered
-        // while all 400 are open. (An order, not a duration: the whole test suite, PostgreSQL
+        // while most of the 400 are open. (An order, not a duration: the whole test suite, PostgreSQL
         // failovers included, shares two cores with this test, and a fresh clone's run once saw
         // four rounds of sixteen stall 3–5 s, which a bound on slow rounds took for holding.)
         #expect(answeredWhileHeld >= 1, "no well-behaved request was answered before the slow ones were closed: \(waits)")

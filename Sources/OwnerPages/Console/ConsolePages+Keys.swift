@@ -28,8 +28,8 @@ extension ConsolePages {
         var notice: String?
     }
 
-    @Sendable func keys(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func keys(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let notice = try PageForm.query(request).value("done").flatMap { $0 == "revoked" ? "The key is revoked." : nil }
         return try await keysPage(session: session.formToken, created: nil, notice: notice)
     }
@@ -51,8 +51,8 @@ extension ConsolePages {
 
     /// Creates a key and shows it once, in this response (not after a redirect: a reload must
     /// not show it again, and `no-store` keeps it out of the history's cache).
-    @Sendable func createKey(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func createKey(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let fields = try await PageForm.read(request)
         try PageForm.checkToken(fields, expected: session.formToken)
         let name = String((fields.value("name") ?? "").prefix(200))
@@ -63,8 +63,8 @@ extension ConsolePages {
         return try await keysPage(session: session.formToken, created: created.token, notice: nil)
     }
 
-    @Sendable func revokeKey(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func revokeKey(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let fields = try await PageForm.read(request)
         try PageForm.checkToken(fields, expected: session.formToken)
         _ = try await wallet.revokeAPIKey(fields.value("key") ?? "")

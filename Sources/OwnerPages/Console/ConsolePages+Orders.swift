@@ -38,8 +38,8 @@ extension ConsolePages {
         var selected: Bool
     }
 
-    @Sendable func orders(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func orders(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let query = try PageForm.query(request)
         let search = String((query.value("q") ?? "").prefix(OrderQuery.maximumTextLength))
         let type = String((query.value("type") ?? "").prefix(OrderQuery.maximumTextLength))
@@ -114,8 +114,8 @@ extension ConsolePages {
     static let listedVersions = 200
     static let listedDevices = 50
 
-    @Sendable func order(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func order(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let identifier = try PathParameter.orderIdentifier(in: context)
         guard let archive = try await wallet.orders.archive(identifier) else {
             throw ServiceRequestError.noRoute
@@ -178,8 +178,8 @@ extension ConsolePages {
     }
 
     /// Two stored versions' order.json, field by field (``OrderJSONDiff``).
-    @Sendable func diff(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func diff(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let identifier = try PathParameter.orderIdentifier(in: context)
         let query = try PageForm.query(request)
         let from = query.value("from") ?? ""

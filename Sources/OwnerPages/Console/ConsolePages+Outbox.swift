@@ -40,8 +40,8 @@ extension ConsolePages {
         var failed: [FailedRow]
     }
 
-    @Sendable func outbox(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func outbox(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let count = try await wallet.pendingPushCount()
         let waiting = try await wallet.waitingPushes(limit: Self.listedPushes)
         let failed = try await wallet.failedPushes(limit: Self.listedPushes)

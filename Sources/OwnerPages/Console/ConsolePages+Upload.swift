@@ -27,8 +27,8 @@ extension ConsolePages {
         var orderLink: String?
     }
 
-    @Sendable func uploadForm(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func uploadForm(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         return PageResponse.render("consoleUpload", uploadModel(session.formToken))
     }
 
@@ -42,8 +42,8 @@ extension ConsolePages {
     /// `POST /console/upload` (`multipart/form-data`: `csrf_token`, `archive`, `store`): `200`
     /// with the report of a valid archive (stored when `store` is on), `422` with the report of an
     /// invalid one.
-    @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func upload(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         // The form's few small fields travel with the archive.
         let form = try await MultipartForm.read(request, limit: limits.archiveBodySize + 16 * 1024)
         try PageForm.checkToken(

@@ -32,15 +32,15 @@ package struct ConsolePages: Sendable {
         let pages = router.group("console").add(middleware: PageErrorMiddleware())
             .add(middleware: OwnerSessionMiddleware(wallet: wallet))
         table.add(.get, "", prefix: "/console", to: pages) { _, _ in PageResponse.redirect(to: "/console/orders") }
-        table.add(.get, "orders", prefix: "/console", to: pages, use: orders)
-        table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: "/console", to: pages, use: order)
-        table.add(
-            .get, "orders/{orderTypeIdentifier}/{orderIdentifier}/diff", prefix: "/console", to: pages, use: diff)
-        table.add(.get, "keys", prefix: "/console", to: pages, use: keys)
-        table.add(.post, "keys/create", prefix: "/console", to: pages, use: createKey)
-        table.add(.post, "keys/revoke", prefix: "/console", to: pages, use: revokeKey)
-        table.add(.get, "upload", prefix: "/console", to: pages, use: uploadForm)
-        table.add(.post, "upload", prefix: "/console", to: pages, use: upload)
-        table.add(.get, "outbox", prefix: "/console", to: pages, use: outbox)
+        let owner = pages.group(context: OwnerContext.self)
+        table.add(.get, "orders", prefix: "/console", to: owner, use: orders)
+        table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: "/console", to: owner, use: order)
+        table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}/diff", prefix: "/console", to: owner, use: diff)
+        table.add(.get, "keys", prefix: "/console", to: owner, use: keys)
+        table.add(.post, "keys/create", prefix: "/console", to: owner, use: createKey)
+        table.add(.post, "keys/revoke", prefix: "/console", to: owner, use: revokeKey)
+        table.add(.get, "upload", prefix: "/console", to: owner, use: uploadForm)
+        table.add(.post, "upload", prefix: "/console", to: owner, use: upload)
+        table.add(.get, "outbox", prefix: "/console", to: owner, use: outbox)
     }
 }

@@ -14,6 +14,8 @@ struct PageErrorMiddleware: RouterMiddleware {
     {
         do {
             return try await next(request, context)
+        } catch is OwnerSignInRequired {
+            return OwnerGate.signIn(request, context: context)
         } catch let error as any WalletError {
             let status = HTTPStatusTable.status(of: error)
             if status.code >= 500 { context.logger.error("\(error.code): \(error.message)") }

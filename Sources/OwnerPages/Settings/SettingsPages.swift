@@ -18,11 +18,12 @@ struct SettingsPages: Sendable {
 
     func add(to pages: RouterGroup<Context>, table: RouteTable) {
         table.add(.get, "", prefix: "/finance", to: pages) { _, _ in PageResponse.redirect(to: "/finance/settings") }
-        table.add(.get, "settings", prefix: "/finance", to: pages, use: settings)
-        table.add(.post, "settings/share", prefix: "/finance", to: pages, use: share)
-        table.add(.post, "settings/date", prefix: "/finance", to: pages, use: moveDate)
-        table.add(.post, "settings/stop", prefix: "/finance", to: pages, use: stop)
-        table.add(.post, "settings/revoke", prefix: "/finance", to: pages, use: revoke)
+        let owner = pages.group(context: OwnerContext.self)
+        table.add(.get, "settings", prefix: "/finance", to: owner, use: settings)
+        table.add(.post, "settings/share", prefix: "/finance", to: owner, use: share)
+        table.add(.post, "settings/date", prefix: "/finance", to: owner, use: moveDate)
+        table.add(.post, "settings/stop", prefix: "/finance", to: owner, use: stop)
+        table.add(.post, "settings/revoke", prefix: "/finance", to: owner, use: revoke)
     }
 
     struct AccountRow {
@@ -62,8 +63,8 @@ struct SettingsPages: Sendable {
     /// carries is echoed).
     static let notices = ["shared": "noticeShared", "date": "noticeDate", "stopped": "noticeStopped", "revoked": "noticeRevoked"]
 
-    @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
+    @Sendable func settings(_ request: Request, context: OwnerContext) async throws -> Response {
+        let session = context.session
         let text = PageText(request)
         let accounts = try await wallet.consent.ownerAccounts()
         let registered = try await wallet.consent.registeredClients()
@@ -119,7 +120,7 @@ struct SettingsPages: Sendable {
                 notice: notice, clients: sections))
     }
 
-    @Sendable func share(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func share(_ request: Request, context: OwnerContext) async throws -> Response {
         try await change(request, context: context, done: "shared") { fields, client in
             let grants = try await AccountChoices.grants(in: fields, among: wallet.consent.ownerAccounts())
             guard !grants.isEmpty else { return }
@@ -127,7 +128,7 @@ struct SettingsPages: Sendable {
         }
     }
 
-    @Sendable func moveDate(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func moveDate(_ request: Request, context: OwnerContext) async throws -> Response {
         try await change(request, context: context, done: "date") { fields, client in
             let account = try Self.account(fields)
             guard try await wallet.access(for: client).shares(account) else {
@@ -139,13 +140,13 @@ struct SettingsPages: Sendable {
         }
     }
 
-    @Sendable func stop(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func stop(_ request: Request, context: OwnerContext) async throws -> Response {
         try await change(request, context: context, done: "stopped") { fields, client in
             try await wallet.revoke(client, accounts: [try Self.account(fields)])
         }
     }
 
-    @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func revoke(_ request: Request, context: OwnerContext) async throws -> Response {
         try await change(request, context: context, done: "revoked") { _, client in
             try await wallet.revoke(client)
         }
@@ -153,11 +154,10 @@ struct SettingsPages: Sendable {
 
     /// A Settings form: the owner, the form's token, the client named; then back to Settings.
     private func change(
-        _ request: Request, context: Context, done: String, _ body: (FormFields, ClientIdentifier) async throws -> Void
+        _ request: Request, context: OwnerContext, done: String, _ body: (FormFields, ClientIdentifier) async throws -> Void
     ) async throws -> Response {
         let fields = try await PageForm.read(request)
-        guard let session = context.ownerSession else { return OwnerGate.signIn(request, context: context) }
-        try PageForm.checkToken(fields, expected: session.formToken)
+        try PageForm.checkToken(fields, expected: context.session.formToken)
         guard let client = fields.value("client").flatMap(ClientIdentifier.init(rawValue:)) else {
             throw ServiceRequestError.invalidParameter(name: "client", reason: "not a client id")
         }

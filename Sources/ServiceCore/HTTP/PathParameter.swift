@@ -5,7 +5,7 @@ import OrdersWebProtocol
 /// Route parameters, percent-decoded: identifiers are any non-empty strings, and a `/` inside
 /// one arrives as `%2F`.
 package enum PathParameter {
-    package static func decoded(_ name: String, in context: OrdersRequestContext) throws(ServiceRequestError) -> String {
+    package static func decoded(_ name: String, in context: some RequestContext) throws(ServiceRequestError) -> String {
         guard let raw = context.parameters.get(name) else {
             throw .invalidParameter(name: name, reason: "missing")
         }
@@ -14,7 +14,7 @@ package enum PathParameter {
 
     /// `{orderTypeIdentifier}/{orderIdentifier}`.
     package static func orderIdentifier(
-        in context: OrdersRequestContext
+        in context: some RequestContext
     ) throws(ServiceRequestError) -> FullyQualifiedOrderIdentifier {
         FullyQualifiedOrderIdentifier(
             orderTypeIdentifier: try decoded("orderTypeIdentifier", in: context),
