@@ -27,7 +27,7 @@ let package = Package(
         .library(name: "WalletWire", targets: ["WalletWire"]),
         .library(name: "OrdersWebProtocol", targets: ["OrdersWebProtocol"]),
         .library(name: "OrdersService", targets: ["OrdersService"]),
-        .library(name: "OrderPush", targets: ["OrderPush"]),
+        .library(name: "WalletOutbox", targets: ["WalletOutbox"]),
         .library(name: "OrderRendering", targets: ["OrderRendering"]),
         .executable(name: "orders", targets: ["orders"]),
     ],
@@ -201,7 +201,7 @@ let package = Package(
                 "WalletStorage",
                 "WalletWire",
                 "OrdersService",
-                "OrderPush",
+                "WalletOutbox",
                 "OrderRendering",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -261,7 +261,7 @@ let package = Package(
             name: "OrdersService",
             dependencies: [
                 "ServiceCore", "DeviceAPI", "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages",
-                "OrdersWebProtocol", "WalletOrders", "OrderPush",
+                "OrdersWebProtocol", "WalletOrders", "WalletOutbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -277,7 +277,7 @@ let package = Package(
         // token authentication is signed with the system OpenSSL we already link (OrderPackage's
         // wrappers), not swift-crypto: that would compile a second BoringSSL in every CI build.
         .target(
-            name: "OrderPush",
+            name: "WalletOutbox",
             dependencies: [
                 "OrderStorage", "OrderPackage", "WalletPrimitives", "FinanceData", "WalletCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -304,9 +304,9 @@ let package = Package(
             path: "Tests/StorageContract"),
         .testTarget(name: "WalletPrimitivesTests", dependencies: ["WalletPrimitives"]),
         .testTarget(
-            name: "OrderPushTests",
+            name: "WalletOutboxTests",
             dependencies: [
-                "OrderPush", "OrderStorage", "WalletOrders", "TestArchiveTable", "FinanceData", "OrderPackage",
+                "WalletOutbox", "OrderStorage", "WalletOrders", "TestArchiveTable", "FinanceData", "OrderPackage",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
@@ -349,7 +349,7 @@ let package = Package(
         .testTarget(
             name: "OrdersServiceTests",
             dependencies: [
-                "orders", "OrdersService", "OrderPush", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
+                "orders", "OrdersService", "WalletOutbox", "WalletOrders", "WalletWire", "OrderStorage", "WalletCore",
                 "OrderPackage", "TestArchiveTable", "WalletPostgres", "StorageContract", "ServiceCore", "DeviceAPI",
                 "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -58,7 +58,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "WalletOrders", package: mainIdentity),
-                .product(name: "OrderPush", package: mainIdentity),
+                .product(name: "WalletOutbox", package: mainIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

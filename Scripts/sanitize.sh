@@ -23,7 +23,7 @@ case ${1:-} in
   thread)
     build=.build-tsan
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/Scripts/tsan.supp}
-    filter=(--filter 'StorageContractTests|WalletSQLiteTests|WalletPostgresTests|OrderStorageTests|WalletOrdersTests|OrdersServiceTests|OrderPushTests')
+    filter=(--filter 'StorageContractTests|WalletSQLiteTests|WalletPostgresTests|OrderStorageTests|WalletOrdersTests|OrdersServiceTests|WalletOutboxTests')
     ;;
   *) echo "usage: Scripts/sanitize.sh address|thread" >&2; exit 2 ;;
 esac

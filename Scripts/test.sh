@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Every test, as CI runs them (.ci/run runs the README's command, which runs this):
+#   0. the format: `swift format lint --strict` with the committed .swift-format;
 #   1. the Swift suites (`swift test`);
 #   2. the browser suite (Scripts/browser-tests.sh);
 #   3. Examples/ShopBackend, a package depending on this one by path, built and sent requests
@@ -26,7 +27,8 @@ step() {
   local took=$((SECONDS - begun))
   echo "test.sh: $name took $((took / 60)) min $((took % 60)) s" >&2
 }
-step "the Swift suites (swift test; the first build takes 10-15 min on two cores)" swift test --disable-xctest "$@"
+step "the format (swift format lint --strict)" swift format lint --strict -r Sources Tests Snippets Package.swift
+step "the Swift suites (swift test; building the tests takes a few minutes after the quick start's first command)" swift test --disable-xctest "$@"
 step "the browser suite (headless Chromium, nginx; SQLite, then PostgreSQL)" Scripts/browser-tests.sh
 step "the example package (Examples/ShopBackend: its own build, then requests)" Scripts/check-example.sh
 step "schemathesis against the served OpenAPI document" Scripts/schemathesis.sh

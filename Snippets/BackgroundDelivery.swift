@@ -18,7 +18,7 @@ func enable(wallet: WalletStore, keep: (String?) -> Void) async throws {
 // swift-format-ignore: OrderedImports
 // snippet.show
 // snippet.verify
-import OrderPush
+import WalletOutbox
 
 // snippet.hide
 func receive(header: String, body: Data, secret: String) -> Bool {

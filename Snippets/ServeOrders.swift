@@ -5,9 +5,9 @@ import Foundation
 // snippet.service
 import Hummingbird
 import Logging
-import OrderPush
 import OrdersService
 import WalletOrders
+import WalletOutbox
 import WalletWire
 
 // snippet.hide

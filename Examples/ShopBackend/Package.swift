@@ -18,7 +18,7 @@ let package = Package(
                 .product(name: "WalletOrders", package: "wallet-orders"),
                 .product(name: "WalletPostgres", package: "wallet-orders"),
                 .product(name: "OrdersService", package: "wallet-orders"),
-                .product(name: "OrderPush", package: "wallet-orders"),
+                .product(name: "WalletOutbox", package: "wallet-orders"),
                 .product(name: "WalletWire", package: "wallet-orders"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

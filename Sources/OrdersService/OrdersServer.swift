@@ -3,10 +3,10 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOSSL
-import OrderPush
 import ServiceCore
 import ServiceLifecycle
 import WalletOrders
+import WalletOutbox
 import WalletPrimitives
 
 /// The whole `orders serve`, assembled and run: the storage backend, the APNs client, the push
@@ -51,13 +51,13 @@ public struct OrdersServer: Sendable {
         public var shutdownTimeout: Duration
         /// After that, how long the services have to end once cancelled.
         public var cancellationTimeout: Duration
-        /// APNs; without it, pushes are logged instead of sent (``OrderPush/RecordingPushSender``).
+        /// APNs; without it, pushes are logged instead of sent (``WalletOutbox/RecordingPushSender``).
         public var push: APNsConfiguration?
         /// The routes' configuration: base path, limits, metrics, logger.
         public var service: OrdersService.Configuration
         /// How background deliveries are sent. Where they may go is the wallet's
         /// ``WalletOrders/BackgroundDeliveryPolicy/targets``, checked again before each send: the
-        /// policy that allowed a URL is the one the sender asks (an ``OrderPush/WebhookTargets``;
+        /// policy that allowed a URL is the one the sender asks (an ``WalletOutbox/WebhookTargets``;
         /// any other policy is sent under a default `WebhookTargets`, public addresses only).
         public var webhooks: HTTPWebhookSender.Configuration
         /// How long a claimed push or delivery is kept from other drainers: a sender that dies
@@ -137,7 +137,7 @@ public struct OrdersServer: Sendable {
         wallet: WalletStore, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws(OrdersServerError) {
         let logger = configuration.service.logger
-        var services: [any Service] = [BackendService(backend: wallet.backend)]
+        var services: [any Service] = [StoreService(wallet: wallet)]
         let sender: any PushSender
         if let push = configuration.push {
             do {
@@ -145,7 +145,7 @@ public struct OrdersServer: Sendable {
                 services.append(apns)
                 sender = apns
             } catch {
-                try? await wallet.backend.close()
+                try? await wallet.close()
                 throw OrdersServerError("cannot use the APNs credentials: \(error)")
             }
         } else {
@@ -153,7 +153,7 @@ public struct OrdersServer: Sendable {
         }
         let service = OrdersService(wallet: wallet, configuration: configuration.service)
         let drainer = OutboxDrainer(
-            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations, sender: sender,
+            outbox: wallet.outboxes.pushes, registrations: wallet.outboxes.registrations, sender: sender,
             configuration: .init(lease: configuration.outboxLease), logger: logger,
             onOutcome: configuration.service.metrics.recordPush(outcome:))
         // Said once the server listens: a server that cannot start has nothing to warn about.
@@ -169,7 +169,7 @@ public struct OrdersServer: Sendable {
             do {
                 services += try Self.backgroundDelivery(wallet: wallet, configuration: configuration)
             } catch {
-                try? await wallet.backend.close()
+                try? await wallet.close()
                 throw error
             }
         }
@@ -203,10 +203,10 @@ public struct OrdersServer: Sendable {
         } catch {
             throw OrdersServerError("cannot use the webhook trust roots: \(error)")
         }
-        let deliveries = wallet.backend.backgroundDelivery
+        let deliveries = wallet.outboxes.deliveries
         let planner = DeliveryPlannerService(deliveries: deliveries, clock: wallet.configuration.clock, logger: logger)
         let drainer = OutboxDrainer(
-            deliveries: deliveries, access: wallet.backend.access, sender: sender,
+            deliveries: deliveries, access: wallet.outboxes.access, sender: sender,
             configuration: .init(lease: configuration.outboxLease), clock: wallet.configuration.clock, logger: logger,
             onOutcome: configuration.service.metrics.recordDelivery(outcome:))
         return [sender, planner, drainer]
@@ -249,15 +249,15 @@ public struct OrdersServerError: Error, Sendable, CustomStringConvertible {
 /// The storage backend as the first service of the group: it runs what the backend runs (a
 /// PostgreSQL pool opened to be run by its owner) and is closed last, after every service that
 /// uses it has stopped.
-struct BackendService: Service {
-    let backend: any StorageBackend
+struct StoreService: Service {
+    let wallet: WalletStore
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
-            group.addTask { await backend.run() }
+            group.addTask { await wallet.run() }
             try? await gracefulShutdown()
             group.cancelAll()
         }
-        try await backend.close()
+        try await wallet.close()
     }
 }

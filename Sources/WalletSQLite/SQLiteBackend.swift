@@ -17,7 +17,7 @@ import WalletStorage
 /// Opening refuses, changing nothing, any existing file that is not this tool's store or an
 /// empty database, checks small stores with `PRAGMA quick_check`, and migrates (see
 /// ``Options``). Existing stores upgrade in place: migrations are only ever added.
-public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
+public final class SQLiteBackend: StorageBackend, SQLStorageBackend, WriteContention {
     /// How the store is opened.
     public struct Options: Sendable {
         /// False for readers: a missing store is then an error, and nothing (file, folder, lock
@@ -71,6 +71,10 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
 
     public func close() async throws {
         try pool.close()
+    }
+
+    package func blockedWriters() async throws -> Int {
+        executor.gate.waitingCount
     }
 
     /// Checks an existing store without changing it: `PRAGMA integrity_check` when `full`, else

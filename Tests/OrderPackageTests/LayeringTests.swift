@@ -67,7 +67,7 @@ struct LayeringTests {
     static let audiences = ["DeviceAPI", "MerchantAPI", "FinanceAPI", "OwnerPages", "CustomerPages"]
 
     @Test(
-        "Hummingbird only in the service's modules (and its bcrypt, a C library, for the owner's password); NIO only there, in OrderPush and in WalletPostgres"
+        "Hummingbird only in the service's modules (and its bcrypt, a C library, for the owner's password); NIO only there, in WalletOutbox and in WalletPostgres"
     )
     func server() throws {
         let files = try Self.imports()
@@ -79,7 +79,7 @@ struct LayeringTests {
             }
             .map(\.path).filter { path in !service.contains { path.hasPrefix($0) } }
         #expect(hummingbird == [])
-        let allowed = service + ["Sources/OrderPush/", "Sources/WalletPostgres/"]
+        let allowed = service + ["Sources/WalletOutbox/", "Sources/WalletPostgres/"]
         let nio = files.filter { $0.modules.contains { $0.hasPrefix("NIO") } }
             .map(\.path).filter { path in !allowed.contains { path.hasPrefix($0) } }
         #expect(nio == [])

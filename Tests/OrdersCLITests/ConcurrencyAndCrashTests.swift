@@ -71,11 +71,9 @@ struct ConcurrencyAndCrashTests {
             let (process, output) = try Self.start(arguments, in: workspace.folder, name: "kill\(round)")
             // Kill once the run is well under way (a different point each round).
             let target = 10 + round * 15
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            await Poll.until(timeout: .seconds(60), every: .milliseconds(5)) {
                 let lines = (try? String(contentsOf: output, encoding: .utf8))?.split(separator: "\n").count ?? 0
-                if lines >= target || !process.isRunning { break }
-                try await Task.sleep(for: .milliseconds(5))
+                return lines >= target || !process.isRunning
             }
             kill(process.processIdentifier, SIGKILL)
             await process.waitUntilExit()

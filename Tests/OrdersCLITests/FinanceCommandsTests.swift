@@ -151,17 +151,16 @@ struct FinanceCommandsTests {
         func lines() -> [String] {
             ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        func wait(for count: Int) async throws {
-            let deadline = Date().addingTimeInterval(20)
-            while lines().count < count && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        func wait(for count: Int) async {
+            await Poll.until(timeout: .seconds(20)) { lines().count >= count }
         }
-        try await wait(for: 1)
+        await wait(for: 1)
         #expect(lines().count == 1)
         let imported = try await session.run([
             "finance", "import", Self.samples.appendingPathComponent("finance-feed-update.json").path,
         ])
         #expect(imported.status == 0)
-        try await wait(for: 2)
+        await wait(for: 2)
         #expect(lines().count == 2)
         #expect(lines().last?.contains("\"transactionDescription\":\"Cinema\"") == true)
         #expect(process.isRunning)

@@ -28,13 +28,10 @@ struct KilledProcessTests {
         let processIdentifier = process.processIdentifier
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
-                let clock = ContinuousClock()
-                let deadline = clock.now + delay
-                while clock.now < deadline, kill(processIdentifier, 0) == 0 {
-                    if let lines, (try? Data(contentsOf: output))?.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 >= lines {
-                        break
-                    }
-                    usleep(1_000)
+                Poll.untilBlocking(timeout: delay, every: .milliseconds(1)) {
+                    guard kill(processIdentifier, 0) == 0 else { return true }
+                    guard let lines else { return false }
+                    return (try? Data(contentsOf: output))?.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 >= lines
                 }
                 kill(processIdentifier, SIGKILL)
                 finished.resume()

@@ -2,11 +2,11 @@ import FinanceData
 import Foundation
 import HTTPTypes
 import Logging
-import OrderPush
 import StorageContract
 import TestArchiveTable
 import Testing
 import WalletOrders
+import WalletOutbox
 import WalletPostgres
 
 /// Background delivery through the real `orders serve`: the registration API's documented

@@ -1,11 +1,11 @@
 import FinanceData
 import Foundation
 import Logging
-import OrderPush
 import Synchronization
 import TestArchiveTable
 import Testing
 import WalletOrders
+import WalletOutbox
 
 /// Background delivery in process, with a clock the test moves: the planner and the drainer as
 /// `orders serve` runs them, HTTPWebhookSender posting to a real local receiver that checks
@@ -33,10 +33,10 @@ struct BackgroundDeliveryTests {
         var store: FinanceStore { wallet.financeStore(for: BackgroundDeliveryTests.client) }
 
         func advance(by seconds: TimeInterval) {
-            clock.advance(by: seconds)
+            clock.advance(seconds: seconds)
         }
 
-        var time: Date { clock.now }
+        var time: Date { clock.now() }
 
         /// One pass of each, as the services would run them.
         @discardableResult
@@ -86,7 +86,7 @@ struct BackgroundDeliveryTests {
         resolver: HostResolver = HostResolver(), allowsPrivate: Bool = true, timeout: Duration = .seconds(30)
     ) async throws -> Fixture {
         let testClock = TestClock(start)
-        let clock: @Sendable () -> Date = { testClock.now }
+        let clock: @Sendable () -> Date = { testClock.now() }
         let log = DeliveryLog()
         var logger = Logger(label: "test.delivery") { _ in log }
         logger.logLevel = .info
@@ -385,21 +385,6 @@ enum FinanceFixtureRows {
             id: UUID(), accountID: account,
             currentBalance: .available(
                 Balance(amount: CurrencyAmount(amount: 100, currencyCode: "EUR"), asOfDate: date, creditDebitIndicator: .credit)))
-    }
-}
-
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let time: Mutex<Date>
-
-    init(_ start: Date) {
-        time = Mutex(start)
-    }
-
-    var now: Date { time.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        time.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestArchiveTable
 import Testing
 
 /// What `orders serve` says once about a setup that is not ready for production
@@ -73,13 +74,8 @@ struct DeploymentWarningTests {
     /// Waits until the server's log holds `text` (lines reach the file through a background
     /// writer), for up to 30 s.
     static func waitFor(_ text: String, in server: ServeProcess) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !server.standardError.contains(text) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("no \(text) in: \(server.standardError.suffix(2000))")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        if !(await Poll.until { server.standardError.contains(text) }) {
+            Issue.record("no \(text) in: \(server.standardError.suffix(2000))")
         }
     }
 }

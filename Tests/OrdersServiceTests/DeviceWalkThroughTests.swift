@@ -3,12 +3,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import OrderPush
 import OrderStorage
 import OrdersService
 import TestArchiveTable
 import Testing
 import WalletOrders
+import WalletOutbox
 
 @Suite("Push through APNs (a local HTTP/2 TLS server playing it)")
 struct DeviceWalkThroughTests {
@@ -84,11 +84,9 @@ struct DeviceWalkThroughTests {
                     // Until the outbox is empty: each push is received before its row is completed,
                     // so by then every push the save owed (one, or more by a defect) has arrived.
                     // (A deadline, not a count of naps: under the whole suite's load a nap lasts longer.)
-                    var pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
-                    let deadline = ContinuousClock.now + .seconds(30)
-                    while (fake.received.isEmpty || pending > 0) && ContinuousClock.now < deadline {
-                        try await Task.sleep(for: .milliseconds(10))
-                        pending = try await fixture.wallet.backend.pushOutbox.pendingPushCount()
+                    try await Poll.until(every: .milliseconds(10)) {
+                        guard !fake.received.isEmpty else { return false }
+                        return try await fixture.wallet.pendingPushCount() == 0
                     }
                     let pushes = fake.received
                     #expect(pushes.count == 1)

@@ -1,13 +1,13 @@
 import Foundation
 import Logging
-import OrderPush
 import OrderStorage
 import Synchronization
 import TestArchiveTable
 import Testing
 import WalletOrders
+import WalletOutbox
 
-/// What the drainer does alone is tested in OrderPushTests; here, through `orders serve`.
+/// What the drainer does alone is tested in WalletOutboxTests; here, through `orders serve`.
 @Suite("The push outbox, delivered by orders serve")
 struct OutboxDeliveryTests {
     static func registeredFixture() async throws -> ServiceFixture {

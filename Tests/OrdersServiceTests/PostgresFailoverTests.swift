@@ -374,18 +374,8 @@ struct PostgresFailoverTests {
     }
 
     static func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "\(what) did not happen within 60 s") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "\(what) did not happen within 60 s") }
-            try await Task.sleep(for: .milliseconds(10))
+        guard await Poll.until(timeout: .seconds(60), every: .milliseconds(10), condition) else {
+            throw WaitTimedOut(description: "\(what) did not happen within 60 s")
         }
     }
 

@@ -127,8 +127,7 @@ final class ServeProcess: @unchecked Sendable {
     func stop(signal: Int32 = SIGTERM, patience: TimeInterval = 30) -> Int32 {
         if let exitStatus { return exitStatus }
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(patience)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Poll.untilBlocking(timeout: .seconds(patience)) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus

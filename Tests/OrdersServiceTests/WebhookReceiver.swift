@@ -4,9 +4,10 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import OrderPush
 import ServiceLifecycle
 import Synchronization
+import TestArchiveTable
+import WalletOutbox
 
 /// A background-delivery receiver on a free loopback port: it checks each delivery's
 /// `Wallet-Signature` against the secrets it was given, records it, and answers from a script —
@@ -61,17 +62,13 @@ final class WebhookReceiver: Sendable {
     /// Waits until `count` deliveries arrived (or `timeout` passed: the count is then short).
     @discardableResult
     func wait(for count: Int, timeout: Duration = .seconds(30)) async -> [Delivery] {
-        let end = ContinuousClock.now + timeout
-        while received.count < count, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
+        await Poll.until(timeout: timeout) { received.count >= count }
         return received
     }
 
     /// Waits until a delivery to `path` arrived (or 30 s passed).
     func wait(forPath path: String) async {
-        let end = ContinuousClock.now + .seconds(30)
-        while !received.contains(where: { $0.path == path }), ContinuousClock.now < end {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await Poll.until(every: .milliseconds(5)) { received.contains { $0.path == path } }
     }
 
     /// Runs the receiver for the duration of `body`, which gets its port.

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStorage
 import StorageContract
+import TestArchiveTable
 import Testing
 import WalletCore
 import WalletStorage
@@ -58,16 +59,13 @@ struct TransactionContractTests {
             try await backend.withTransaction { transaction in
                 try await transaction.access.setRestricted(.orders, true, at: time)
                 // Another task writes meanwhile; it must not join (and be rolled back with) this unit.
-                let other = Task { try await backend.access.setRestricted(.financialData, true, at: time) }
-                try await Task.sleep(for: .milliseconds(50))
-                _ = other
+                let other = RacingWrite { try await backend.access.setRestricted(.financialData, true, at: time) }
+                try await other.waitUntilBlockedOrDone(on: backend)
                 throw Abandon()
             }
         }
         // The other task's write committed on its own once the unit ended.
-        for _ in 0..<100 where try await backend.access.restriction(of: .financialData) == nil {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Poll.until { try await backend.access.restriction(of: .financialData) != nil }
         #expect(try await backend.access.restriction(of: .financialData) == time)
         #expect(try await backend.access.restriction(of: .orders) == nil)
     }
@@ -88,8 +86,8 @@ struct TransactionContractTests {
         let older = try await backend.withTransaction { transaction in
             #expect(try await transaction.orders.save(v3, at: OrderFixtures.now) == .replace)
             // An older version arrives from elsewhere while this unit holds v3 uncommitted.
-            let racing = Task { try await backend.orders.save(v2, at: OrderFixtures.now) }
-            try await Task.sleep(for: .milliseconds(200))
+            let racing = RacingWrite { try await backend.orders.save(v2, at: OrderFixtures.now) }
+            try await racing.waitUntilBlockedOrDone(on: backend)
             return racing
         }
         #expect(try await older.value == .keepNewer)

@@ -142,8 +142,8 @@ struct WebServiceContractTests {
         // asks while A is still open: whatever tag it is given must not pass A's number.
         let seen = try await backend.withTransaction { transaction in
             #expect(try await transaction.orders.save(a, at: OrderFixtures.now) == .replace)
-            let other = Task { try await backend.orders.save(b, at: OrderFixtures.now) }
-            try await Task.sleep(for: .milliseconds(150))
+            let other = RacingWrite { try await backend.orders.save(b, at: OrderFixtures.now) }
+            try await other.waitUntilBlockedOrDone(on: backend)
             let seen = try await backend.registrations.registeredOrders(
                 deviceIdentifier: Self.device, orderTypeIdentifier: type, changedAfter: start)
             return (seen, other)

@@ -1,4 +1,5 @@
 import Foundation
+import TestArchiveTable
 import Testing
 import WalletOrders
 

@@ -5,19 +5,6 @@ import TestArchiveTable
 import WalletOrders
 import WalletPrimitives
 
-/// A clock the test moves.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {  // 2026-11-18
-        current = Mutex(start)
-    }
-
-    func now() -> Date { current.withLock { $0 } }
-    func advance(days: Double) { advance(seconds: days * 86_400) }
-    func advance(seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 /// An authorization prompt that answers from a script and counts questions.
 actor ScriptedAuthorizationPrompt: AuthorizationPrompt {
     private var answers: [AuthorizationDecision]

@@ -2,7 +2,7 @@ import Benchmark
 import FinanceData
 import Foundation
 import Logging
-import OrderPush
+import WalletOutbox
 import WalletOrders
 
 // Background delivery (issue 26), each beside what it is weighed against in the same run:

@@ -1,7 +1,7 @@
 import FinanceData
 import Foundation
 import Logging
-import OrderPush
+import WalletOutbox
 import WalletOrders
 
 /// Stores for the background-delivery benchmarks: `accounts` accounts each with a few existing

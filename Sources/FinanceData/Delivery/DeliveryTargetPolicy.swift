@@ -1,7 +1,7 @@
 /// Whether deliveries may go to a URL: asked when an endpoint is registered, and by the sender
 /// again before every delivery (a name may resolve elsewhere by then).
 ///
-/// `orders serve` uses `OrderPush.WebhookTargets`, which resolves the host and refuses loopback,
+/// `orders serve` uses `WalletOutbox.WebhookTargets`, which resolves the host and refuses loopback,
 /// private, link-local and metadata addresses unless the operator allows them. The library's
 /// default, ``HTTPSOnlyTargetPolicy``, checks the scheme alone: a program that registers endpoints
 /// without sending decides its own policy.

@@ -1,7 +1,7 @@
 /// How a deployment treats clients' background-delivery endpoints.
 public struct BackgroundDeliveryPolicy: Sendable {
     /// Whether a URL may be registered (asked again by the sender before each delivery).
-    /// `orders serve` uses `OrderPush.WebhookTargets`: the host resolved, loopback, private,
+    /// `orders serve` uses `WalletOutbox.WebhookTargets`: the host resolved, loopback, private,
     /// link-local and metadata addresses refused unless the operator allows them.
     public var targets: any DeliveryTargetPolicy
     /// The most endpoints one client may register (5 by default).

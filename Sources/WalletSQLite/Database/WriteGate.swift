@@ -42,6 +42,9 @@ final class WriteGate: Sendable {
         return try await body()
     }
 
+    /// How many writers wait for the gate now.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Hands the gate to the next waiter (it stays taken), or opens it.
     private func leave() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in

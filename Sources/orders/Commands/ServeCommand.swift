@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import OrderPush
 import OrdersService
 import WalletOrders
+import WalletOutbox
 import WalletPrimitives
 
 /// `orders serve`: Apple's Orders web service, the merchant API, `/health` and `/metrics` over

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import OrderPush
+import WalletOutbox
 import OrdersService
 import WalletOrders
 import WalletPostgres

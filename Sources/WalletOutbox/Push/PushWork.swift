@@ -59,16 +59,18 @@ public struct PushWork: OutboxWork {
                 onOutcome("dropped")
             case .retry(let reason):
                 let now = clock()
-                guard let next = retry.nextTry(afterAttempts: push.attempts + 1, writtenAt: push.enqueuedAt, now: now) else {
-                    try await outbox.failPush(push, reason: "gave up after \(push.attempts + 1) attempts: \(reason)", at: now)
-                    logger.error("push dropped after \(push.attempts + 1) attempts: \(reason)", metadata: metadata)
+                let step = try await RetryLadder.climb(
+                    retry, afterAttempts: push.attempts + 1, writtenAt: push.enqueuedAt, now: now, reason: reason,
+                    retry: { next in try await outbox.retryPush(push.id, at: next, reason: reason) },
+                    giveUp: { given in try await outbox.failPush(push, reason: given, at: now) })
+                switch step {
+                case .retrying(_, let delay):
+                    logger.warning("push failed, retrying in \(delay) s: \(reason)", metadata: metadata)
+                    onOutcome("retry")
+                case .givenUp(let given):
+                    logger.error("push \(given)", metadata: metadata)
                     onOutcome("dropped")
-                    return
                 }
-                try await outbox.retryPush(push.id, at: next, reason: reason)
-                logger.warning(
-                    "push failed, retrying in \(Int(next.timeIntervalSince(now))) s: \(reason)", metadata: metadata)
-                onOutcome("retry")
             }
         } catch {
             // The lease ends and the push is claimed again.

@@ -77,20 +77,18 @@ public struct WebhookWork: OutboxWork {
                 onOutcome("failed")
             case .retry(let reason):
                 let now = clock()
-                guard
-                    let next = retry.nextTry(afterAttempts: delivery.attempts + 1, writtenAt: delivery.occurredAt, now: now)
-                else {
-                    let given = "given up after \(delivery.attempts + 1) attempts: \(reason)"
-                    try await deliveries.recordFailed(delivery.deliveryID, reason: given, at: now)
+                let step = try await RetryLadder.climb(
+                    retry, afterAttempts: delivery.attempts + 1, writtenAt: delivery.occurredAt, now: now, reason: reason,
+                    retry: { next in try await deliveries.recordRetry(delivery.deliveryID, next: next, reason: reason, at: now) },
+                    giveUp: { given in try await deliveries.recordFailed(delivery.deliveryID, reason: given, at: now) })
+                switch step {
+                case .retrying(_, let delay):
+                    logger.warning("background delivery failed, retrying in \(delay) s: \(reason)", metadata: metadata)
+                    onOutcome("retry")
+                case .givenUp(let given):
                     logger.error("background delivery \(given)", metadata: metadata)
                     onOutcome("failed")
-                    return
                 }
-                try await deliveries.recordRetry(delivery.deliveryID, next: next, reason: reason, at: now)
-                logger.warning(
-                    "background delivery failed, retrying in \(Int(next.timeIntervalSince(now))) s: \(reason)",
-                    metadata: metadata)
-                onOutcome("retry")
             }
         } catch {
             // The lease ends and the delivery is claimed again, with the same id.

@@ -1,8 +1,8 @@
 import FinanceData
 import Foundation
 import OrderPackage
-import OrderPush
 import Testing
+import WalletOutbox
 
 @Suite("Webhooks: address scopes, the target check, signatures, retry policy")
 struct WebhookSafetyTests {

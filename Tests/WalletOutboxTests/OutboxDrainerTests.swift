@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import OrderPush
 import OrderStorage
 import Synchronization
 import TestArchiveTable
 import Testing
 import WalletOrders
+import WalletOutbox
 
 /// A sender that answers from a script and records what it was asked to send.
 final class ScriptedSender: PushSender {
