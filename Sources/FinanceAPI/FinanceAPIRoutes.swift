@@ -137,7 +137,7 @@ package struct FinanceAPIRoutes: Sendable {
     /// An account the client cannot see is `404 access.unknownAccount`, as for history — not an
     /// empty list that reads as "no transactions".
     static func requireShared(_ account: UUID, by store: FinanceStore) async throws {
-        guard try await store.accounts(query: AccountQuery()).contains(where: { $0.id == account }) else {
+        guard try await store.isShared(accountID: account) else {
             throw FinanceAccessError.unknownAccount(account)
         }
     }

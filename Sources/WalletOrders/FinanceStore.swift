@@ -62,6 +62,12 @@ public final class FinanceStore: Sendable {
         try await wallet.finance.accounts(query, visibleTo: authorized("accounts"))
     }
 
+    /// Whether the account `id` exists and is shared with this client: one account looked up, not
+    /// every shared one.
+    public func isShared(accountID id: UUID) async throws -> Bool {
+        try await !wallet.finance.accounts(ids: [id], visibleTo: authorized("accounts")).isEmpty
+    }
+
     public func accountBalances(query: AccountBalanceQuery) async throws -> [AccountBalance] {
         try await wallet.finance.accountBalances(query, visibleTo: authorized("accountBalances"))
     }
