@@ -6,7 +6,7 @@ import WalletOrders
 import WalletPrimitives
 
 /// Authenticates the financial-data API once, before any of its routes runs: the bearer access
-/// token's client goes into ``OrdersRequestContext/financeAccess``. An unknown or expired token is
+/// token's client goes into ``OrdersRequestContext/caller``. An unknown or expired token is
 /// `401` with `WWW-Authenticate: Bearer … error="invalid_token"`; a request without any
 /// credentials `401` with `WWW-Authenticate: Bearer realm="finance"` alone (RFC 6750 §3.1: no
 /// error code when the request carried no authentication).
@@ -22,7 +22,8 @@ struct AccessTokenAuthenticator: RouterMiddleware {
             throw ConsentError.invalidToken
         }
         var context = context
-        context.financeAccess = try await wallet.consent.authenticate(accessToken: token)
+        let access = try await wallet.consent.authenticate(accessToken: token)
+        context.caller = DataClient(client: access.client, expiresAt: access.expiresAt)
         return try await next(request, context)
     }
 }

@@ -83,7 +83,7 @@ struct BackgroundDeliveryRoutes: Sendable {
 
     /// The client's FinanceStore (the authenticator ran).
     private func store(_ context: Context) -> FinanceStore {
-        wallet.financeStore(for: context.client)
+        wallet.financeStore(for: context.caller.client)
     }
 
     private func endpoints(of store: FinanceStore) async throws -> Endpoints {

@@ -123,7 +123,7 @@ package struct FinanceAPIRoutes: Sendable {
 
     /// The client's FinanceStore.
     func store(_ context: ClientContext) -> FinanceStore {
-        wallet.financeStore(for: context.client)
+        wallet.financeStore(for: context.caller.client)
     }
 
     static func account(in context: some RequestContext) throws -> UUID {

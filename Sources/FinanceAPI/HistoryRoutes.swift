@@ -62,7 +62,7 @@ struct HistoryRoutes: Sendable {
         _ request: Request, context: Context, stream: String,
         _ history: @escaping @Sendable (FinanceStore, HistoryToken?, Bool) -> FinanceStore.History<Model>
     ) async throws -> Response where Model.ID == UUID {
-        let store = wallet.financeStore(for: context.client)
+        let store = wallet.financeStore(for: context.caller.client)
         let parameters = FinanceQueryParameters(try PageForm.query(request))
         let resumeFrom = HTTPField.Name("Last-Event-ID").flatMap { request.headers[$0] }
         let since = try Self.token(resumeFrom ?? parameters.text("since"))
@@ -86,13 +86,13 @@ struct HistoryRoutes: Sendable {
         _ = try await store.authorizationStatus()
         let first = history(store, since, false).makeAsyncIterator()
         let opening = try await first.next()
-        let client = context.client.rawValue
+        let client = context.caller.client.rawValue
         guard streams.open(for: client) else { throw ServiceRequestError.rateLimited(retryAfter: 15) }
         let slot = StreamSlot(limiter: streams, client: client)
         let presented = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) ?? ""
         let consent = wallet.consent
         let pollInterval = wallet.configuration.history.pollInterval
-        let expiresAt = context.expiresAt
+        let expiresAt = context.caller.expiresAt
         let clock = wallet.configuration.clock
         let logger = context.logger
         let body = ResponseBody { writer in

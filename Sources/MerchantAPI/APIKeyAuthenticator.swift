@@ -5,7 +5,7 @@ import WalletCore
 import WalletOrders
 
 /// Authenticates the merchant API once, before any of its routes runs: the request's bearer API
-/// key becomes ``OrdersRequestContext/apiKey`` (hummingbird-auth's `AuthenticatorMiddleware`
+/// key's merchant becomes ``OrdersRequestContext/caller`` (hummingbird-auth's `AuthenticatorMiddleware`
 /// pattern — the identity in the context, set in one place). A missing, unknown, revoked or wrong
 /// key is `401` with `WWW-Authenticate: Bearer`; the lookup does equal work for each
 /// (`WalletStore.authenticateAPIKey`).
@@ -20,7 +20,7 @@ struct APIKeyAuthenticator: RouterMiddleware {
             let key = try await wallet.authenticateAPIKey(token)
         else { throw ServiceRequestError.unauthenticated }
         var context = context
-        context.apiKey = key
+        context.caller = Merchant(key: key)
         return try await next(request, context)
     }
 }

@@ -52,7 +52,7 @@ package struct MerchantRoutes: Sendable {
         let archive = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
         switch store.prepareOrder(signedArchive: archive) {
-        case .valid(let order): prepared = order.uploaded(by: context.key.identifier)
+        case .valid(let order): prepared = order.uploaded(by: context.caller.key.identifier)
         // The client's 422 with the report (the error table's mapping of this code).
         case .invalid(let report): throw OrderStoreError.invalidArchive(report)
         }
@@ -146,7 +146,7 @@ package struct MerchantRoutes: Sendable {
 
     /// The client the request's API key acts as.
     private func financeStore(_ context: MerchantContext) -> FinanceStore {
-        wallet.financeStore(for: context.key.client)
+        wallet.financeStore(for: context.caller.key.client)
     }
 }
 

@@ -21,7 +21,7 @@ import WalletStorage
 /// it refuses a database written by a newer version. Every write is a transaction that is run
 /// again when the server reports a serialization failure or deadlock (``PostgresExecutor``), so
 /// a unit of work's body may run more than once: keep it to storage work.
-public final class PostgresBackend: StorageBackend, SQLStorageBackend, WriteContention {
+public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     /// How the database is opened.
     public struct Options: Sendable {
         /// False for readers: a database without this tool's tables (or with older ones) is then
@@ -64,15 +64,6 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend, WriteCont
     package let repositories: SQLRepositories
 
     package var sqlExecutor: any SQLExecutor { executor }
-
-    package func blockedWriters() async throws -> Int {
-        try await executor.read { connection in
-            Int(
-                try await connection.integer(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
-                    ?? 0)
-        }
-    }
     public var location: String { url.redacted }
 
     private init(

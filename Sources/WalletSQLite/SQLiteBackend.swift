@@ -17,7 +17,7 @@ import WalletStorage
 /// Opening refuses, changing nothing, any existing file that is not this tool's store or an
 /// empty database, checks small stores with `PRAGMA quick_check`, and migrates (see
 /// ``Options``). Existing stores upgrade in place: migrations are only ever added.
-public final class SQLiteBackend: StorageBackend, SQLStorageBackend, WriteContention {
+public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     /// How the store is opened.
     public struct Options: Sendable {
         /// False for readers: a missing store is then an error, and nothing (file, folder, lock
@@ -73,9 +73,10 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend, WriteConten
         try pool.close()
     }
 
-    package func blockedWriters() async throws -> Int {
-        executor.gate.waitingCount
-    }
+    /// Writes of this process waiting at the backend's write gate now — the only place a waiting
+    /// writer can be seen from (the gate is in-process; SQLite's own lock is not asked while it is
+    /// held). For tests that race a write against a unit of work.
+    package var writersAtGate: Int { executor.gate.waitingCount }
 
     /// Checks an existing store without changing it: `PRAGMA integrity_check` when `full`, else
     /// `PRAGMA quick_check`. Returns `["ok"]`, or up to 100 problems.

@@ -1,10 +1,12 @@
 import Synchronization
 import TestArchiveTable
+import WalletPostgres
+import WalletSQLite
 import WalletStorage
 
 /// A write started from another task while a unit of work is open, and the explicit wait for the
-/// race to be set up: until the write waits behind the unit (the backend says a writer is blocked,
-/// ``WalletStorage/WriteContention``) or has finished without having to (PostgreSQL writing rows
+/// race to be set up: until the write waits behind the unit (``blockedWriters(of:)``) or has
+/// finished without having to (PostgreSQL writing rows
 /// the unit does not hold). Never a sleep "to let the other task reach its lock": under the whole
 /// suite's load it might not have, and the test would pass without racing.
 public final class RacingWrite<Value: Sendable>: Sendable {
@@ -28,12 +30,29 @@ public final class RacingWrite<Value: Sendable>: Sendable {
     /// Returns once the write waits behind another writer of `backend`, or is done; throws when
     /// neither happened within a minute.
     public func waitUntilBlockedOrDone(on backend: any StorageBackend) async throws {
-        guard let contention = backend as? any WriteContention else { throw RaceNotObservable() }
         let ready = try await Poll.until(timeout: .seconds(60), every: .milliseconds(2)) {
             if finished.flag.withLock({ $0 }) { return true }
-            return try await contention.blockedWriters() > 0
+            return try await Self.blockedWriters(of: backend) > 0
         }
         if !ready { throw RaceNotObservable() }
+    }
+
+    /// How many writes of `backend`'s store wait behind another writer now: SQLite's at the
+    /// backend's write gate, PostgreSQL's on a lock in the store's database.
+    static func blockedWriters(of backend: any StorageBackend) async throws -> Int {
+        switch backend {
+        case let sqlite as SQLiteBackend:
+            return sqlite.writersAtGate
+        case let postgres as PostgresBackend:
+            return try await postgres.sqlExecutor.read { connection in
+                Int(
+                    try await connection.integer(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                        []) ?? 0)
+            }
+        default:
+            throw RaceNotObservable()
+        }
     }
 
     public var value: Value {

@@ -89,7 +89,7 @@ extension AuthorizationPage {
         switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)
         case .request(let client, let authorization):
-            let session = try OwnerContext(context: context).session
+            let session = try OwnerContext(context: context).caller.session
             return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))
         }
     }
@@ -100,7 +100,7 @@ extension AuthorizationPage {
         _ request: Request, context: OrdersRequestContext, wallet: WalletStore, responseTypeRequired: Bool
     ) async throws -> Step {
         let fields = try await PageForm.read(request)
-        let session = try OwnerContext(context: context).session
+        let session = try OwnerContext(context: context).caller.session
         try PageForm.checkToken(fields, expected: session.formToken)
         switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)

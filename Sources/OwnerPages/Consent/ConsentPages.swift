@@ -82,7 +82,7 @@ struct ConsentPages: Sendable {
 
     private func confirmation(_ owner: AuthorizationPage.OwnerRequest, _ request: Request) async throws -> Response {
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
-        let text = PageText(request, values: ["app": owner.client.name])
+        let text = PageText(locale, values: ["app": owner.client.name])
         let grants = try await wallet.access(for: owner.client.id).accounts
         let rows = try await wallet.consent.ownerAccounts().compactMap { account -> ConfirmModel.Row? in
             guard let grant = grants[account.id] else { return nil }

@@ -29,7 +29,7 @@ extension ConsolePages {
     }
 
     @Sendable func keys(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let notice = try PageForm.query(request).value("done").flatMap { $0 == "revoked" ? "The key is revoked." : nil }
         return try await keysPage(session: session.formToken, created: nil, notice: notice)
     }
@@ -52,7 +52,7 @@ extension ConsolePages {
     /// Creates a key and shows it once, in this response (not after a redirect: a reload must
     /// not show it again, and `no-store` keeps it out of the history's cache).
     @Sendable func createKey(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let fields = try await PageForm.read(request)
         try PageForm.checkToken(fields, expected: session.formToken)
         let name = String((fields.value("name") ?? "").prefix(200))
@@ -64,7 +64,7 @@ extension ConsolePages {
     }
 
     @Sendable func revokeKey(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let fields = try await PageForm.read(request)
         try PageForm.checkToken(fields, expected: session.formToken)
         _ = try await wallet.revokeAPIKey(fields.value("key") ?? "")

@@ -39,7 +39,7 @@ extension ConsolePages {
     }
 
     @Sendable func orders(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let query = try PageForm.query(request)
         let search = String((query.value("q") ?? "").prefix(OrderQuery.maximumTextLength))
         let type = String((query.value("type") ?? "").prefix(OrderQuery.maximumTextLength))
@@ -115,7 +115,7 @@ extension ConsolePages {
     static let listedDevices = 50
 
     @Sendable func order(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let identifier = try PathParameter.orderIdentifier(in: context)
         guard let archive = try await wallet.orders.archive(identifier) else {
             throw ServiceRequestError.noRoute
@@ -179,7 +179,7 @@ extension ConsolePages {
 
     /// Two stored versions' order.json, field by field (``OrderJSONDiff``).
     @Sendable func diff(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let identifier = try PathParameter.orderIdentifier(in: context)
         let query = try PageForm.query(request)
         let from = query.value("from") ?? ""

@@ -41,7 +41,7 @@ extension ConsolePages {
     }
 
     @Sendable func outbox(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let count = try await wallet.pendingPushCount()
         let waiting = try await wallet.waitingPushes(limit: Self.listedPushes)
         let failed = try await wallet.failedPushes(limit: Self.listedPushes)

@@ -28,7 +28,7 @@ extension ConsolePages {
     }
 
     @Sendable func uploadForm(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         return PageResponse.render("consoleUpload", uploadModel(session.formToken))
     }
 
@@ -43,7 +43,7 @@ extension ConsolePages {
     /// with the report of a valid archive (stored when `store` is on), `422` with the report of an
     /// invalid one.
     @Sendable func upload(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         // The form's few small fields travel with the archive.
         let form = try await MultipartForm.read(request, limit: limits.archiveBodySize + 16 * 1024)
         try PageForm.checkToken(

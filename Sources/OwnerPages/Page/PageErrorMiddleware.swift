@@ -29,7 +29,7 @@ struct PageErrorMiddleware: RouterMiddleware {
                 case "consent.forgedRequest": text["errorForgedRequest"]
                 default: text[status.code >= 500 ? "errorUnavailable" : "errorRequest"]
                 }
-            let signedIn = context.ownerSession?.formToken
+            let signedIn = context.owner?.session.formToken
             return PageResponse.render(
                 "message",
                 MessageModel(

@@ -84,7 +84,7 @@ struct PickerPages: Sendable {
         let fields = owner.fields
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
         let maximum = wallet.configuration.consent.maximumPickedTransactions
-        let text = PageText(request, values: ["app": owner.client.name, "maximum": String(maximum)])
+        let text = PageText(locale, values: ["app": owner.client.name, "maximum": String(maximum)])
         let accounts = try await wallet.consent.ownerAccounts()
         let selection = try Self.selection(fields)
         let search = try Search(fields: fields)
@@ -124,7 +124,7 @@ struct PickerPages: Sendable {
             throw ServiceRequestError.invalidParameter(name: "selected", reason: "pick at most \(maximum) transactions")
         }
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
-        let text = PageText(request, values: ["app": owner.client.name])
+        let text = PageText(locale, values: ["app": owner.client.name])
         let accounts = try await wallet.consent.ownerAccounts()
         var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)])
         query.predicate = #Predicate<Transaction> { selection.contains($0.id) }

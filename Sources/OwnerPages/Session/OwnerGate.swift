@@ -17,10 +17,9 @@ enum OwnerGate {
         let here = path + (request.uri.query.map { "?" + $0 } ?? "")
         let crossSite = HTTPField.Name.secFetchSite.flatMap { request.headers[$0] } == "cross-site"
         if crossSite, request.headers[.cookie] == nil, request.method == .get {
+            let text = PageText(request)
             return PageResponse.render(
-                "bounce",
-                BounceModel(frame: PageFrame(title: PageText(request)["continue"], text: PageText(request)), location: here),
-                headers: [:])
+                "bounce", BounceModel(frame: PageFrame(title: text["continue"], text: text), location: here), headers: [:])
         }
         return PageResponse.redirect(to: "/finance/sign-in?next=" + PercentEncoding.encode(here))
     }

@@ -2,9 +2,9 @@ import Hummingbird
 import ServiceCore
 import WalletOrders
 
-/// Puts the owner's session in the request context when the session cookie names a current one
-/// (``OrdersRequestContext/ownerSession``), once, before any page runs: hummingbird-auth's
-/// authenticator pattern. Pages that need the owner redirect to sign-in when it is nil.
+/// Puts the signed-in ``Owner`` in the request context (``OrdersRequestContext/caller``) when the
+/// session cookie names a current session, once, before any page runs: hummingbird-auth's
+/// authenticator pattern. Pages that need the owner are mounted on an ``OwnerContext``.
 struct OwnerSessionMiddleware: RouterMiddleware {
     typealias Context = OrdersRequestContext
 
@@ -15,7 +15,7 @@ struct OwnerSessionMiddleware: RouterMiddleware {
         var context = context
         let cookies = PageCookies(secure: context.isSecure)
         if let cookie = cookies.value(cookies.sessionName, in: request) {
-            context.ownerSession = try await wallet.consent.session(cookie: cookie)
+            context.caller = try await wallet.consent.session(cookie: cookie).map(Owner.init)
         }
         return try await next(request, context)
     }

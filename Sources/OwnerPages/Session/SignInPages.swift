@@ -30,7 +30,7 @@ struct SignInPages: Sendable {
 
     @Sendable func form(_ request: Request, context: Context) async throws -> Response {
         let next = OwnerGate.safeNext(try PageForm.query(request).value("next"))
-        if context.ownerSession != nil { return PageResponse.redirect(to: next) }
+        if context.owner != nil { return PageResponse.redirect(to: next) }
         return render(request, context: context, next: next, error: nil, status: .ok)
     }
 
@@ -66,7 +66,7 @@ struct SignInPages: Sendable {
     @Sendable func signOut(_ request: Request, context: Context) async throws -> Response {
         let fields = try await PageForm.read(request)
         let cookies = PageCookies(secure: context.isSecure)
-        if let session = context.ownerSession {
+        if let session = context.owner?.session {
             try PageForm.checkToken(fields, expected: session.formToken)
             if let cookie = cookies.value(cookies.sessionName, in: request) { try await wallet.consent.signOut(cookie: cookie) }
         }

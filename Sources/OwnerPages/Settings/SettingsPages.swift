@@ -64,7 +64,7 @@ struct SettingsPages: Sendable {
     static let notices = ["shared": "noticeShared", "date": "noticeDate", "stopped": "noticeStopped", "revoked": "noticeRevoked"]
 
     @Sendable func settings(_ request: Request, context: OwnerContext) async throws -> Response {
-        let session = context.session
+        let session = context.caller.session
         let text = PageText(request)
         let accounts = try await wallet.consent.ownerAccounts()
         let registered = try await wallet.consent.registeredClients()
@@ -157,7 +157,7 @@ struct SettingsPages: Sendable {
         _ request: Request, context: OwnerContext, done: String, _ body: (FormFields, ClientIdentifier) async throws -> Void
     ) async throws -> Response {
         let fields = try await PageForm.read(request)
-        try PageForm.checkToken(fields, expected: context.session.formToken)
+        try PageForm.checkToken(fields, expected: context.caller.session.formToken)
         guard let client = fields.value("client").flatMap(ClientIdentifier.init(rawValue:)) else {
             throw ServiceRequestError.invalidParameter(name: "client", reason: "not a client id")
         }

@@ -23,15 +23,11 @@ public struct OrdersRequestContext: RequestContext {
     public package(set) var publicOrigin = "http://localhost"
     /// What the request's one log line says; shared by the routes and ``ServiceMiddleware``.
     package let logLine = RequestLogLine()
-    /// The merchant API key the request authenticated with, set by the merchant API's
-    /// authenticator before its routes run; nil elsewhere.
-    public package(set) var apiKey: APIKey?
-    /// The data owner's session, set on the financial-data pages for a signed-in request
-    /// (``OwnerSessionMiddleware``); nil elsewhere.
-    public package(set) var ownerSession: OwnerSession?
-    /// The client a financial-data access token belongs to, and when the token expires, set by the
-    /// data API's authenticator before its routes run; nil elsewhere.
-    public package(set) var financeAccess: (client: ClientIdentifier, expiresAt: Date)?
+    /// Who is calling, as the audience's authenticator resolved it (an API key's merchant, an
+    /// access token's client, the signed-in owner); nil before that, or when nobody could be.
+    /// Routes that need a caller are mounted on a ``CallerContext``, which holds it typed and not
+    /// optional.
+    public package(set) var caller: (any Sendable)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

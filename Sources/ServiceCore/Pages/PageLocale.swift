@@ -6,6 +6,8 @@ import Foundation
 /// The pages' own words come from ``PageText``; dates are shown in this server's time zone (`TZ`).
 package struct PageLocale: Sendable {
     package let locale: Locale
+    /// The header's language tags, best first (``languages(_:)``).
+    package let languages: [String]
 
     package static let fallback = Locale(identifier: "en_US")
 
@@ -13,11 +15,8 @@ package struct PageLocale: Sendable {
     package static let maximumEntries = 20
 
     package init(acceptLanguage header: String?) {
-        locale = Self.choose(header) ?? Self.fallback
-    }
-
-    package static func choose(_ header: String?) -> Locale? {
-        languages(header).first.map { Locale(identifier: $0.replacingOccurrences(of: "-", with: "_")) }
+        languages = Self.languages(header)
+        locale = languages.first.map { Locale(identifier: $0.replacingOccurrences(of: "-", with: "_")) } ?? Self.fallback
     }
 
     /// The header's well-formed language tags with a quality above zero, best first (ties in

@@ -26,7 +26,13 @@ package struct PageText: Sendable, MustacheParent {
 
     /// The first language of the request's `Accept-Language` that the pages are written in.
     package init(_ request: Request, values: [String: String] = [:]) {
-        self.init(PageLanguage.choose(from: PageLocale.languages(request.headers[.acceptLanguage])), values: values)
+        self.init(PageLocale(acceptLanguage: request.headers[.acceptLanguage]), values: values)
+    }
+
+    /// The first of the reader's languages (already read, for dates and amounts) that the pages
+    /// are written in.
+    package init(_ locale: PageLocale, values: [String: String] = [:]) {
+        self.init(PageLanguage.choose(from: locale.languages), values: values)
     }
 
     /// This text with `name` set for every text of the page.
