@@ -101,6 +101,32 @@ struct LayeringTests {
             files.filter { $0.path.hasPrefix("Sources/ServiceCore/") && !$0.modules.isDisjoint(with: Self.audiences) }.isEmpty)
     }
 
+    /// Every Swift file under Sources/ with its text.
+    static func sources() throws -> [(path: String, text: String)] {
+        let root = TestArchiveTable.packageRoot.appendingPathComponent("Sources")
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        return try walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map {
+            ("Sources/" + $0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
+        }
+    }
+
+    @Test(
+        "a caller reaches a handler typed: read as optional only where CallerContext checks it and by the pages that serve everyone; nothing above the facade reaches the backend"
+    )
+    func callers() throws {
+        let files = try Self.sources()
+        let optionalReads = files.filter { $0.text.contains("caller as?") }.map(\.path).sorted()
+        #expect(optionalReads == ["Sources/OwnerPages/Session/Owner.swift", "Sources/ServiceCore/HTTP/CallerContext.swift"])
+        let everyone = ["Sources/OwnerPages/Page/PageErrorMiddleware.swift", "Sources/OwnerPages/Session/SignInPages.swift"]
+        let ownerReads = files.filter { $0.text.contains("context.owner") }.map(\.path).sorted()
+        #expect(ownerReads == everyone)
+        let storage = ["Sources/WalletOrders/", "Sources/WalletStorage/", "Sources/WalletSQLite/", "Sources/WalletPostgres/"]
+        let backend = files.filter { file in
+            !storage.contains { file.path.hasPrefix($0) } && file.text.contains("wallet.backend")
+        }
+        #expect(backend.map(\.path) == [])
+    }
+
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
     func rendering() throws {
         let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]
