@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test, as CI runs them (.ci/run runs the README's command, which runs this):
 #   0. the format: `swift format lint --strict` with the committed .swift-format;
-#   1. the Swift suites (`swift test`);
+#   1. the Swift suites (`swift test`), then the latency tests each in a process of its own
+#      (Scripts/alone-tests.sh);
 #   2. the browser suite (Scripts/browser-tests.sh);
 #   3. Examples/ShopBackend, a package depending on this one by path, built and sent requests
 #      (Scripts/check-example.sh);
@@ -29,6 +30,7 @@ step() {
 }
 step "the format (swift format lint --strict)" swift format lint --strict -r Sources Tests Snippets Package.swift
 step "the Swift suites (swift test; building the tests takes a few minutes after the quick start's first command)" swift test --disable-xctest "$@"
+step "the latency tests, each alone in its process (Scripts/alone-tests.sh)" Scripts/alone-tests.sh
 step "the browser suite (headless Chromium, nginx; SQLite, then PostgreSQL)" Scripts/browser-tests.sh
 step "the example package (Examples/ShopBackend: its own build, then requests)" Scripts/check-example.sh
 step "schemathesis against the served OpenAPI document" Scripts/schemathesis.sh

@@ -29,20 +29,20 @@ package struct SQLiteStoreSnapshot: StoreSnapshot {
             arguments = key
         }
         sql += " ORDER BY \(keyList) LIMIT \(max(0, limit))"
-        let statementArguments = StatementArguments(arguments)
-        return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: statementArguments).map { row in
+        let (statement, statementArguments) = (sql, StatementArguments(arguments))
+        return try await read { db in
+            try Row.fetchAll(db, sql: statement, arguments: statementArguments).map { row in
                 row.databaseValues.map(SQLValue.init)
             }
         }
     }
 
     package func count(of table: CopiedTable) async throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0 }
     }
 
     package func counters() async throws -> StoreCounters {
-        try read { db in
+        try await read { db in
             let tag = try Int64.fetchOne(db, sql: "SELECT value FROM orderChangeSequence WHERE id = 1") ?? 0
             let compacted = try Int64.fetchOne(db, sql: "SELECT compactedThrough FROM financeHistoryHorizon WHERE id = 1") ?? 0
             // AUTOINCREMENT remembers the highest number ever handed out, compacted rows included.
@@ -54,8 +54,12 @@ package struct SQLiteStoreSnapshot: StoreSnapshot {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try snapshot.read(body) } catch { throw StorageError(sqlite: error, path: path) }
+    /// `body` on the snapshot's connection, on ``StatementThreads``.
+    private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let (snapshot, path) = (self.snapshot, self.path)
+        return try await withTaskExecutorPreference(StatementThreads.shared) {
+            do { return try snapshot.read(body) } catch { throw StorageError(sqlite: error, path: path) }
+        }
     }
 }
 

@@ -3,16 +3,18 @@ import GRDB
 import WalletCore
 import WalletStorage
 
-/// ``WalletStorage/SQLExecutor`` over the store's `DatabasePool`.
+/// ``WalletStorage/SQLExecutor`` over the store's `DatabasePool`, its statements on
+/// ``StatementThreads`` — never on Swift concurrency's cooperative pool, where a blocked statement
+/// would hold one of its few threads.
 ///
-/// A read runs each statement on a reader connection, on the calling thread: in WAL mode a
-/// reader never waits for a writer, and a lone SELECT runs in an implicit transaction of its own
-/// (no BEGIN and COMMIT around it), so a point lookup costs a few microseconds where an async
-/// hop onto GRDB's queue would cost far more (Benchmarks).
+/// A read runs each statement on a reader connection, directly on the statement thread: in WAL
+/// mode a reader never waits for a writer, and a lone SELECT runs in an implicit transaction of
+/// its own (no BEGIN and COMMIT around it), so a point lookup costs a few microseconds where a
+/// further hop onto GRDB's queue would cost far more (Benchmarks).
 ///
 /// A unit of work takes the backend's ``WriteGate``, begins `IMMEDIATE` on the pool's writer
-/// connection (on the calling thread when the database is free, ``ImmediateBegin``; otherwise
-/// waiting off the calling thread for another process's write to end), then
+/// connection (at once when the database is free, ``ImmediateBegin``; otherwise
+/// waiting off the thread for another process's write to end), then
 /// runs each statement on that connection, whose transaction stays open between them — GRDB's
 /// `allowsUnsafeTransactions`, safe because the gate keeps every other write of this process
 /// out until COMMIT or ROLLBACK. This is how repositories written once with `await`ed
@@ -25,27 +27,32 @@ struct SQLiteExecutor: SQLExecutor {
     var dialect: any SQLDialect { SQLiteDialect() }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await body(SQLiteConnection(pool: pool, onWriter: false))
+        let pool = self.pool
+        return try await withTaskExecutorPreference(StatementThreads.shared) {
+            try await body(SQLiteConnection(pool: pool, onWriter: false))
+        }
     }
 
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let pool = self.pool
-        return try await gate.run {
-            do {
-                if try !ImmediateBegin.withoutWaiting(on: pool) {
-                    try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+        let (pool, gate) = (self.pool, self.gate)
+        return try await withTaskExecutorPreference(StatementThreads.shared) {
+            try await gate.run {
+                do {
+                    if try !ImmediateBegin.withoutWaiting(on: pool) {
+                        try await pool.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+                    }
+                } catch {
+                    throw StorageError(sqlite: error, path: pool.path)
                 }
-            } catch {
-                throw StorageError(sqlite: error, path: pool.path)
-            }
-            let connection = SQLiteConnection(pool: pool, onWriter: true)
-            do {
-                let result = try await body(connection)
-                try connection.end(commit: true)
-                return result
-            } catch {
-                try? connection.end(commit: false)
-                throw error
+                let connection = SQLiteConnection(pool: pool, onWriter: true)
+                do {
+                    let result = try await body(connection)
+                    try connection.end(commit: true)
+                    return result
+                } catch {
+                    try? connection.end(commit: false)
+                    throw error
+                }
             }
         }
     }
@@ -137,7 +144,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     /// Runs one statement, handing `onRow` each row while it returns true. Synchronous on
-    /// purpose: the statement runs on this thread (see ``SQLiteExecutor``).
+    /// purpose: the statement runs on this statement thread (see ``SQLiteExecutor``).
     private func run(
         _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ onRow: (SQLiteRow) throws -> Bool
     ) throws {
