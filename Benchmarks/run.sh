@@ -25,6 +25,11 @@
 #   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): a device's
 #                                GET of an order and the merchant API's containsOrder, against a bare
 #                                Hummingbird handler answering the same bytes (BareHandler)
+#   Benchmarks/run.sh compare BEFORE [S]
+#                                two builds of orders serve under the same wrk load, alternating: BEFORE
+#                                (an earlier commit's release `orders`) and this one — a device's GET,
+#                                the merchant API's read, the consent sheet and its account picker
+#                                (a signed-in owner's session)
 #   Benchmarks/run.sh logflood [S]
 #                                device GETs (wrk, 8 connections) alone, then while a second wrk
 #                                floods POST /v1/log with 60 KB bodies: p50/p99 of each, and the log
@@ -392,8 +397,8 @@ scaling_section() {
 # sets orders, root, archive, store, type, id, token
 seeded_store() {
   command -v wrk >/dev/null || { echo "$1: wrk is missing (Debian package wrk)" >&2; exit 2; }
-  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
   # ORDERS_BINARY measures another build (an earlier commit's) against the same baseline.
+  [ -n "${ORDERS_BINARY:-}" ] || (cd .. && swift build -c release --product orders >/dev/null 2>&1)
   orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
   root=$(cd ../TestArchives/pki && pwd)/root.pem
   archive=$(cd ../TestArchives/valid && pwd)/basic.order
@@ -669,16 +674,121 @@ LUA
   measure "GET /health, 32 connections (baseline)" -c32 "http://127.0.0.1:$port/health"
 }
 
+# Two builds of `orders serve` under the same load, alternating, in the same run: a device's GET,
+# the merchant API's read, and the consent flow's two pages (the sheet and the account picker,
+# with a signed-in owner's session).
+compare_section() {
+  local before=$1 seconds=${2:-10} orders root archive store type id token
+  [ -x "$before" ] || { echo "compare: $before is not an orders binary (build the earlier commit with swift build -c release)" >&2; exit 2; }
+  echo "== compare: building orders (release)" >&2
+  seeded_store compare seed.sqlite
+  local after=$orders feed
+  feed=$(cd ../Samples && pwd)/finance-feed.json
+  # serve NAME BINARY → seeds NAME's store, starts the server, signs the owner in; sets
+  # port_NAME, pid_NAME, key_NAME, cookie_NAME, authorize_NAME.
+  serve() {
+    local name=$1 binary=$2 db="$work/$1.sqlite" port client pid
+    "$binary" add --store "$db" --trust-root "$root" "$archive" >/dev/null
+    "$binary" finance import --store "$db" "$feed" >/dev/null
+    printf 'correct horse battery\n' | "$binary" owner set-password --store "$db" --cost 4 >/dev/null
+    client=$("$binary" finance clients create --store "$db" --name Budget --redirect-uri https://budget.example/callback --json \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["clientID"])')
+    printf -v "key_$name" '%s' "$("$binary" keys create --store "$db" --order-type "$type" 2>/dev/null)"
+    ORDERS_LOG_LEVEL=error "$binary" serve --store "$db" --port 0 > "$work/$name.out" 2>"$work/$name.err" &
+    pid=$!
+    printf -v "pid_$name" '%s' "$pid"
+    until grep -q listening "$work/$name.out" 2>/dev/null; do sleep 0.05; done
+    port=$(sed 's/.*://' "$work/$name.out")
+    printf -v "port_$name" '%s' "$port"
+    printf -v "authorize_$name" '%s' "/finance/authorize?response_type=code&client_id=$client&redirect_uri=https%3A%2F%2Fbudget.example%2Fcallback&state=s&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+    printf -v "cookie_$name" '%s' "$(python3 - "$port" <<'PY'
+import http.client, re, sys, urllib.parse
+port = int(sys.argv[1])
+connection = http.client.HTTPConnection("127.0.0.1", port)
+connection.request("GET", "/finance/sign-in")
+response = connection.getresponse()
+page = response.read().decode()
+cookies = dict(c.split(";")[0].split("=", 1) for c in response.headers.get_all("Set-Cookie") or [])
+token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+body = urllib.parse.urlencode({"csrf_token": token, "next": "/finance/settings", "password": "correct horse battery"})
+connection.request("POST", "/finance/sign-in", body, {
+    "Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{port}",
+    "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())})
+response = connection.getresponse()
+response.read()
+for c in response.headers.get_all("Set-Cookie") or []:
+    name, value = c.split(";")[0].split("=", 1)
+    cookies[name] = value
+assert response.status == 303 and "orders_session" in cookies, (response.status, cookies)
+print(f"orders_session={cookies['orders_session']}")
+PY
+)"
+  }
+  serve before "$before"
+  serve after "$after"
+  trap 'kill "$pid_before" "$pid_after" 2>/dev/null; rm -rf "$work"' EXIT
+
+  # load PORT PATH HEADER → "requests/s p99-ms"
+  load() {
+    wrk -t1 -c32 -d"${seconds}s" --latency -H "$3" "http://127.0.0.1:$1$2" > "$work/wrk.txt"
+    awk '
+      /Non-2xx or 3xx responses/ { failed = $NF }
+      /Requests\/sec/ { rate = $2 }
+      $1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }; p99 = v }
+      END { if (failed > 0) { print "wrk: " failed " answers were not 2xx" > "/dev/stderr"; exit 1 }; printf "%.0f %.2f", rate, p99 }' "$work/wrk.txt"
+  }
+  median() { sort -n | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'; }
+
+  echo "== compare: wrk, 1 thread, 32 connections, ${seconds} s per run, 3 rounds alternating, medians" >&2
+  printf '%-34s %11s %7s %11s %7s %7s\n' "request" "before rps" "p99 ms" "after rps" "p99 ms" "after %"
+  local row name which path header round
+  for row in "GET order (device)|/v1/orders/$type/$id|Authorization: AppleOrder $token" \
+             "containsOrder (merchant API)|/api/v1/orders/$type/$id|Authorization: Bearer KEY" \
+             "consent sheet (owner session)|AUTHORIZE|Cookie: COOKIE" \
+             "account picker (owner session)|AUTHORIZE_ACCOUNTS|Cookie: COOKIE"; do
+    IFS='|' read -r name path header <<< "$row"
+    for which in before after; do
+      # (No ${x/pattern/replacement} here: bash 5.2 reads the URL's & in a replacement as the match.)
+      local -n port_ref="port_$which" key_ref="key_$which" cookie_ref="cookie_$which" authorize_ref="authorize_$which"
+      local p=$path h=$header
+      case $path in
+        AUTHORIZE) p=$authorize_ref ;;
+        AUTHORIZE_ACCOUNTS) p="/finance/authorize/accounts?${authorize_ref#*\?}" ;;
+      esac
+      case $header in
+        *KEY) h="Authorization: Bearer $key_ref" ;;
+        *COOKIE) h="Cookie: $cookie_ref" ;;
+      esac
+      printf '%s|%s|%s\n' "$port_ref" "$p" "$h" > "$work/request-$which"
+      unset -n port_ref key_ref cookie_ref authorize_ref
+    done
+    : > "$work/before.txt"; : > "$work/after.txt"
+    for which in before after; do IFS='|' read -r port path header < "$work/request-$which"; load "$port" "$path" "$header" >/dev/null; done  # warm-up
+    for round in 1 2 3; do
+      for which in before after; do
+        IFS='|' read -r port path header < "$work/request-$which"
+        load "$port" "$path" "$header" >> "$work/$which.txt"; echo >> "$work/$which.txt"
+      done
+    done
+    read -r before_rate before_p99 <<< "$(median < "$work/before.txt")"
+    read -r after_rate after_p99 <<< "$(median < "$work/after.txt")"
+    printf '%-34s %11s %7s %11s %7s %7s\n' "$name" "$before_rate" "$before_p99" "$after_rate" "$after_p99" \
+      "$(awk -v a="$after_rate" -v b="$before_rate" 'BEGIN { printf "%.0f", 100 * a / b }')"
+  done
+  echo
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
   finance) finance_section ;;
   scaling) scaling_section ;;
   serve) serve_section "${2:-10}" ;;
+  compare) compare_section "${2:?usage: Benchmarks/run.sh compare BEFORE-BINARY [S]}" "${3:-10}" ;;
   scaleout) scaleout_section "${2:-10}" ;;
   logflood) logflood_section "${2:-10}" ;;
   delivery) delivery_section ;;
   pages) pages_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | compare BEFORE [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
 esac
