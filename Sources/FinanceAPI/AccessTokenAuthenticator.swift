@@ -6,7 +6,8 @@ import WalletOrders
 import WalletPrimitives
 
 /// Authenticates the financial-data API once, before any of its routes runs: the bearer access
-/// token's client goes into ``OrdersRequestContext/caller``. An unknown or expired token is
+/// token's client, with its access and the restriction (one statement), goes into
+/// ``OrdersRequestContext/caller``. An unknown or expired token is
 /// `401` with `WWW-Authenticate: Bearer … error="invalid_token"`; a request without any
 /// credentials `401` with `WWW-Authenticate: Bearer realm="finance"` alone (RFC 6750 §3.1: no
 /// error code when the request carried no authentication).
@@ -22,8 +23,7 @@ struct AccessTokenAuthenticator: RouterMiddleware {
             throw ConsentError.invalidToken
         }
         var context = context
-        let access = try await wallet.consent.authenticate(accessToken: token)
-        context.caller = DataClient(client: access.client, expiresAt: access.expiresAt)
+        context.caller = DataClient(snapshot: try await wallet.consent.accessSnapshot(accessToken: token))
         return try await next(request, context)
     }
 }

@@ -83,7 +83,7 @@ struct BackgroundDeliveryRoutes: Sendable {
 
     /// The client's FinanceStore (the authenticator ran).
     private func store(_ context: Context) -> FinanceStore {
-        wallet.financeStore(for: context.caller.client)
+        wallet.financeStore(for: context.caller.snapshot)
     }
 
     private func endpoints(of store: FinanceStore) async throws -> Endpoints {

@@ -3,12 +3,15 @@ import ServiceCore
 import WalletConsent
 import WalletCore
 
-/// A client of the data API, as ``AccessTokenAuthenticator`` resolves a bearer access token. A
-/// stream resolves the token again on every poll (``HistoryRoutes``).
+/// A client of the data API, as ``AccessTokenAuthenticator`` resolves a bearer access token:
+/// the token's client, the client's access and the restriction, read in one statement, which
+/// every check of the request uses. A stream reads a new one on every poll (``HistoryRoutes``).
 struct DataClient: Caller {
-    let client: ClientIdentifier
+    let snapshot: AccessSnapshot
+
+    var client: ClientIdentifier { snapshot.client }
     /// When the access token that authenticated the request expires.
-    let expiresAt: Date
+    var expiresAt: Date { snapshot.expiresAt }
 
     static func missing() -> any Error { ConsentError.invalidToken }
 }

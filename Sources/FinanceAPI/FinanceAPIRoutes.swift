@@ -66,20 +66,21 @@ package struct FinanceAPIRoutes: Sendable {
     }
 
     @Sendable func authorization(_ request: Request, context: Context) async throws -> Response {
-        let client: ClientIdentifier
+        let store: FinanceStore
         if let token = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) {
-            client = try await wallet.consent.authenticate(accessToken: token).client
+            store = wallet.financeStore(for: try await wallet.consent.accessSnapshot(accessToken: token))
         } else if let basic = BasicCredentials(header: request.headers[.authorization]) {
             guard clientAuthentication.admit(client: context.clientAddress) else {
                 throw ServiceRequestError.rateLimited(retryAfter: clientAuthentication.retryAfter)
             }
-            client = try await wallet.consent.authenticatedClient(ClientCredentials(id: basic.user, secret: basic.password))
+            let credentials = ClientCredentials(id: basic.user, secret: basic.password)
+            store = wallet.financeStore(for: try await wallet.consent.authenticatedClient(credentials))
         } else if request.headers[.authorization] == nil {
             throw MissingCredentials()
         } else {
             throw ConsentError.invalidToken
         }
-        let status = try await wallet.financeStore(for: client).authorizationStatus()
+        let status = try await store.authorizationStatus()
         return Response.json(status: .ok, body: Status(status: status), headers: Self.noStore)
     }
 
@@ -123,7 +124,7 @@ package struct FinanceAPIRoutes: Sendable {
 
     /// The client's FinanceStore.
     func store(_ context: ClientContext) -> FinanceStore {
-        wallet.financeStore(for: context.caller.client)
+        wallet.financeStore(for: context.caller.snapshot)
     }
 
     static func account(in context: some RequestContext) throws -> UUID {

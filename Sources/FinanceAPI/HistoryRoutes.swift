@@ -62,7 +62,7 @@ struct HistoryRoutes: Sendable {
         _ request: Request, context: Context, stream: String,
         _ history: @escaping @Sendable (FinanceStore, HistoryToken?, Bool) -> FinanceStore.History<Model>
     ) async throws -> Response where Model.ID == UUID {
-        let store = wallet.financeStore(for: context.caller.client)
+        let store = wallet.financeStore(for: context.caller.snapshot)
         let parameters = FinanceQueryParameters(try PageForm.query(request))
         let resumeFrom = HTTPField.Name("Last-Event-ID").flatMap { request.headers[$0] }
         let since = try Self.token(resumeFrom ?? parameters.text("since"))
@@ -90,7 +90,7 @@ struct HistoryRoutes: Sendable {
         guard streams.open(for: client) else { throw ServiceRequestError.rateLimited(retryAfter: 15) }
         let slot = StreamSlot(limiter: streams, client: client)
         let presented = AuthorizationHeader.credentials(scheme: "Bearer", in: request.headers[.authorization]) ?? ""
-        let consent = wallet.consent
+        let (wallet, consent) = (self.wallet, wallet.consent)
         let pollInterval = wallet.configuration.history.pollInterval
         let expiresAt = context.caller.expiresAt
         let clock = wallet.configuration.clock
@@ -122,11 +122,13 @@ struct HistoryRoutes: Sendable {
                             ending.end(.expired)
                             break
                         }
-                        // Every poll asks again who the stream serves: a token revoked on any
-                        // instance ends it before anything more is read for it.
+                        // Every poll asks again who the stream serves and what it may see (one
+                        // statement): a token revoked on any instance, access withdrawn or data
+                        // restricted ends it before anything more is read for it.
                         do {
-                            _ = try await consent.authenticate(accessToken: presented)
-                            pending = try await history(store, token, false).makeAsyncIterator().next()
+                            let snapshot = try await consent.accessSnapshot(accessToken: presented)
+                            pending = try await history(wallet.financeStore(for: snapshot), token, false)
+                                .makeAsyncIterator().next()
                         } catch is CancellationError {
                             throw CancellationError()
                         } catch {

@@ -64,6 +64,9 @@ public protocol ConsentRepository: Sendable {
     func insertTokens(_ tokens: [IssuedToken]) async throws(StorageError)
     /// The client of an unexpired access token, and when the token expires.
     func accessToken(digest: String, at time: Date) async throws(StorageError) -> (client: ClientIdentifier, expiresAt: Date)?
+    /// The client of an unexpired access token, when the token expires, the client's access and
+    /// financial data's restriction: one statement, one snapshot (``WalletCore/AccessSnapshot``).
+    func accessSnapshot(digest: String, at time: Date) async throws(StorageError) -> AccessSnapshot?
     /// `client` presents a refresh token: a valid one of its own is marked used and
     /// `replacements` are stored in its family; one used before, or another client's, revokes its
     /// family. One unit.

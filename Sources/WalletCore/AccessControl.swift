@@ -47,6 +47,17 @@ public struct AccessControl: Sendable {
         return access
     }
 
+    /// ``checkUsable(_:for:)`` and ``requireAuthorized(_:)`` for financial data, answered from a
+    /// snapshot read once for the call: nothing is read.
+    public func requireAuthorized(_ snapshot: AccessSnapshot, for operation: String) throws -> ClientAccess {
+        try checkAvailable(.financialData, for: operation)
+        try checkNotRestricted(.financialData, restrictedSince: snapshot.restrictedSince)
+        guard snapshot.access.status == .authorized else {
+            throw FinanceAccessError.notAuthorized(snapshot.client, status: snapshot.access.status)
+        }
+        return snapshot.access
+    }
+
     /// Asks the prompt only while the client is `notDetermined`; afterwards returns the cached
     /// decision without asking.
     public func requestAuthorization(

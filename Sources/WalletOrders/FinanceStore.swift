@@ -27,10 +27,13 @@ public final class FinanceStore: Sendable {
 
     public let client: ClientIdentifier
     let wallet: WalletStore
+    /// What the call may see, read once for it; nil: each call reads the access and restriction.
+    let snapshot: AccessSnapshot?
 
-    init(client: ClientIdentifier, wallet: WalletStore) {
+    init(client: ClientIdentifier, wallet: WalletStore, snapshot: AccessSnapshot? = nil) {
         self.client = client
         self.wallet = wallet
+        self.snapshot = snapshot
     }
 
     /// Whether this deployment provides the data type: configuration, constant for the life of
@@ -43,6 +46,11 @@ public final class FinanceStore: Sendable {
 
     /// The client's authorization for financial data. Never prompts.
     public func authorizationStatus() async throws -> AuthorizationStatus {
+        if let snapshot {
+            try wallet.control.checkAvailable(.financialData, for: "authorizationStatus")
+            try wallet.control.checkNotRestricted(.financialData, restrictedSince: snapshot.restrictedSince)
+            return snapshot.access.status
+        }
         try await wallet.control.checkUsable(.financialData, for: "authorizationStatus")
         return try await wallet.access.access(for: client).status
     }
@@ -254,6 +262,7 @@ public final class FinanceStore: Sendable {
 
     /// Availability, restriction and authorization for financial data; the client's access.
     private func authorized(_ operation: String) async throws -> ClientAccess {
+        if let snapshot { return try wallet.control.requireAuthorized(snapshot, for: operation) }
         try await wallet.control.checkUsable(.financialData, for: operation)
         return try await wallet.control.requireAuthorized(client)
     }

@@ -77,6 +77,13 @@ public final class WalletStore: Sendable {
         FinanceStore(client: client, wallet: self)
     }
 
+    /// FinanceKit's API for the client of one call, whose every check reads `snapshot` instead of
+    /// the store (``FinanceConsent/accessSnapshot(accessToken:)``): one read of who the call
+    /// serves, however many checks it makes. Read a new snapshot for a new call.
+    public func financeStore(for snapshot: AccessSnapshot) -> FinanceStore {
+        FinanceStore(client: snapshot.client, wallet: self, snapshot: snapshot)
+    }
+
     // MARK: - Financial data
 
     /// Imports a JSON feed (`FinanceFeed`) in one transaction, which also compacts

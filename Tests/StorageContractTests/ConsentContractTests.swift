@@ -262,6 +262,41 @@ struct ConsentContractTests {
                 digest: "r4", client: Self.client, replacements: [], at: Self.start.addingTimeInterval(10)) == .invalid)
     }
 
+    @Test(
+        "an access snapshot: the token's client and expiry, the client's access and the restriction, in one read",
+        arguments: BackendFactory.all)
+    func accessSnapshot(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let consent = backend.consent
+        #expect(try await consent.insertClient(Self.registered(), secretDigest: nil))
+        try await consent.insertTokens([Self.token("a1", .access), Self.token("r1", .refresh)])
+        let fresh = try #require(try await consent.accessSnapshot(digest: "a1", at: Self.start))
+        #expect(fresh.client == Self.client && fresh.expiresAt == Self.start.addingTimeInterval(3_600))
+        #expect(fresh.access == ClientAccess(client: Self.client, status: .notDetermined))
+        #expect(fresh.restrictedSince == nil)
+
+        let (first, second) = (UUID(), UUID())
+        let earliest = Self.start.addingTimeInterval(-86_400)
+        try await backend.access.grant(
+            [AccountGrant(accountID: first), AccountGrant(accountID: second, earliestDate: earliest)], to: Self.client,
+            at: Self.start)
+        try await backend.access.entitle(Self.client, toOrderTypes: ["order.com.example.shop"])
+        try await backend.access.entitle("com.example.other", toOrderTypes: ["order.com.example.other"])
+        try await backend.access.setRestricted(.financialData, true, at: Self.start)
+        try await backend.access.setRestricted(.orders, true, at: Self.start.addingTimeInterval(5))
+        let granted = try #require(try await consent.accessSnapshot(digest: "a1", at: Self.start))
+        #expect(granted.access == (try await backend.access.access(for: Self.client)))
+        #expect(granted.access.status == .authorized && granted.access.accounts[second]?.earliestDate == earliest)
+        #expect(granted.access.orderTypeIdentifiers == ["order.com.example.shop"])
+        #expect(granted.restrictedSince == Self.start)  // financial data's, not the orders'
+
+        #expect(try await consent.accessSnapshot(digest: "r1", at: Self.start) == nil)  // a refresh token
+        #expect(try await consent.accessSnapshot(digest: "a1", at: Self.start.addingTimeInterval(3_600)) == nil)  // expired
+        #expect(try await consent.accessSnapshot(digest: "unknown", at: Self.start) == nil)
+        try await backend.access.revoke(Self.client, accounts: [], at: Self.start)
+        #expect(try await consent.accessSnapshot(digest: "a1", at: Self.start) == nil)  // revoked with the access
+    }
+
     @Test("revoking a client, or its access, or denying it, takes its codes and tokens", arguments: BackendFactory.all)
     func revocation(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()

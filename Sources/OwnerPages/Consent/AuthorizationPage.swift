@@ -12,7 +12,7 @@ enum AuthorizationPage {
     enum Reading {
         /// Answered already: a malformed request sent back to a client that checked out.
         case answer(Response)
-        case request(RegisteredClient, AuthorizationRequest)
+        case request(AuthorizationCall, AuthorizationRequest)
     }
 
     /// The client and redirect URI first: when they do not check out, the page says so and
@@ -22,10 +22,10 @@ enum AuthorizationPage {
         _ fields: FormFields, wallet: WalletStore, responseTypeRequired: Bool, issuer: String
     ) async throws -> Reading {
         let target = try AuthorizationRequest.target(in: fields.pairs)
-        let client = try await wallet.consent.client(for: target)
+        let call = try await wallet.consent.call(for: target)
         do {
             return .request(
-                client, try AuthorizationRequest.parse(fields.pairs, target: target, responseTypeRequired: responseTypeRequired))
+                call, try AuthorizationRequest.parse(fields.pairs, target: target, responseTypeRequired: responseTypeRequired))
         } catch {
             let states = fields.values("state")
             let state =
@@ -62,9 +62,12 @@ extension AuthorizationPage {
     /// A page acting on an authorization request for the signed-in owner.
     struct OwnerRequest {
         var session: OwnerSession
-        var client: RegisteredClient
+        /// The request's client, and financial data checked usable once for this request.
+        var call: AuthorizationCall
         var authorization: AuthorizationRequest
         var fields: FormFields
+
+        var client: RegisteredClient { call.client }
     }
 
     /// Where a page of an authorization request goes next: on, for the owner, or elsewhere first.
@@ -88,9 +91,9 @@ extension AuthorizationPage {
         let fields = try PageForm.query(request)
         switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)
-        case .request(let client, let authorization):
+        case .request(let call, let authorization):
             let session = try OwnerContext(context: context).caller.session
-            return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))
+            return .proceed(OwnerRequest(session: session, call: call, authorization: authorization, fields: fields))
         }
     }
 
@@ -104,8 +107,8 @@ extension AuthorizationPage {
         try PageForm.checkToken(fields, expected: session.formToken)
         switch try await read(fields, wallet: wallet, responseTypeRequired: responseTypeRequired, issuer: context.publicOrigin) {
         case .answer(let response): return .respond(response)
-        case .request(let client, let authorization):
-            return .proceed(OwnerRequest(session: session, client: client, authorization: authorization, fields: fields))
+        case .request(let call, let authorization):
+            return .proceed(OwnerRequest(session: session, call: call, authorization: authorization, fields: fields))
         }
     }
 }

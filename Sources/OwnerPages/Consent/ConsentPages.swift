@@ -70,7 +70,7 @@ struct ConsentPages: Sendable {
 
     /// The cached decision's answer, or the confirmation a public client needs; nil for the sheet.
     private func cached(_ owner: AuthorizationPage.OwnerRequest, _ request: Request, context: Context) async throws -> Response? {
-        switch try await wallet.consent.cachedDecision(on: owner.authorization, from: owner.client) {
+        switch try await owner.call.cachedDecision(on: owner.authorization) {
         case .answered(let answer):
             return AuthorizationPage.redirect(answer, for: owner.authorization, issuer: context.publicOrigin)
         case .confirm:
@@ -84,7 +84,7 @@ struct ConsentPages: Sendable {
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
         let text = PageText(locale, values: ["app": owner.client.name])
         let grants = try await wallet.access(for: owner.client.id).accounts
-        let rows = try await wallet.consent.ownerAccounts().compactMap { account -> ConfirmModel.Row? in
+        let rows = try await owner.call.ownerAccounts().compactMap { account -> ConfirmModel.Row? in
             guard let grant = grants[account.id] else { return nil }
             return ConfirmModel.Row(
                 displayName: account.displayName, institutionName: account.institutionName,
@@ -123,8 +123,8 @@ struct ConsentPages: Sendable {
         guard case .proceed(let owner) = step else { return step.response }
         let answer: AuthorizationAnswer
         switch owner.fields.value("decision") {
-        case "deny": answer = try await wallet.consent.deny(answering: owner.authorization)
-        case "continue": answer = try await wallet.consent.continueSharing(answering: owner.authorization)
+        case "deny": answer = try await owner.call.deny(answering: owner.authorization)
+        case "continue": answer = try await owner.call.continueSharing(answering: owner.authorization)
         default: answer = wallet.consent.cancel(answering: owner.authorization)
         }
         return AuthorizationPage.redirect(answer, for: owner.authorization, issuer: context.publicOrigin)
@@ -136,7 +136,7 @@ struct ConsentPages: Sendable {
         if let answer = try await cached(owner, request, context: context) { return answer }
         let text = PageText(request, values: ["app": owner.client.name])
         let defaultFrom = PageLocale.isoDay(DefaultSharing.earliestDate(at: wallet.configuration.clock()))
-        let rows = try await wallet.consent.ownerAccounts().map { account in
+        let rows = try await owner.call.ownerAccounts().map { account in
             AccountsModel.Row(
                 id: account.id.uuidString, displayName: account.displayName, institutionName: account.institutionName,
                 kind: text[account.kind == .liability ? "kindCredit" : "kindDeposit"], defaultFrom: defaultFrom)
@@ -158,9 +158,9 @@ struct ConsentPages: Sendable {
             return AuthorizationPage.redirect(
                 wallet.consent.cancel(answering: owner.authorization), for: owner.authorization, issuer: context.publicOrigin)
         }
-        let grants = try await AccountChoices.grants(in: owner.fields, among: wallet.consent.ownerAccounts())
+        let grants = try await AccountChoices.grants(in: owner.fields, among: owner.call.ownerAccounts())
         return AuthorizationPage.redirect(
-            try await wallet.consent.share(grants, answering: owner.authorization), for: owner.authorization,
+            try await owner.call.share(grants, answering: owner.authorization), for: owner.authorization,
             issuer: context.publicOrigin)
     }
 }

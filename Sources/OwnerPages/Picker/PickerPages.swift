@@ -85,7 +85,7 @@ struct PickerPages: Sendable {
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
         let maximum = wallet.configuration.consent.maximumPickedTransactions
         let text = PageText(locale, values: ["app": owner.client.name, "maximum": String(maximum)])
-        let accounts = try await wallet.consent.ownerAccounts()
+        let accounts = try await owner.call.ownerAccounts()
         let selection = try Self.selection(fields)
         let search = try Search(fields: fields)
         let limit = min(Self.largestPage, max(1, Int(fields.value("limit") ?? "") ?? Self.pageSize))
@@ -93,13 +93,13 @@ struct PickerPages: Sendable {
             sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)], predicate: search.filter.predicate,
             limit: limit + 1)
         query.textSearch = search.text
-        let found = try await wallet.consent.ownerTransactions(query)
+        let found = try await owner.call.ownerTransactions(query)
         let shown = found.prefix(limit)
         let shownIDs = Set(shown.map(\.id))
         let rows = shown.map {
             Self.row($0, accounts: accounts, locale: locale, text: text, checked: selection.contains($0.id))
         }
-        let tokens = try await suggestions(search: search, accounts: accounts, text: text)
+        let tokens = try await suggestions(search: search, accounts: accounts, text: text, call: owner.call)
         return PageResponse.render(
             "transactionPicker",
             PickerModel(
@@ -125,10 +125,10 @@ struct PickerPages: Sendable {
         }
         let locale = PageLocale(acceptLanguage: request.headers[.acceptLanguage])
         let text = PageText(locale, values: ["app": owner.client.name])
-        let accounts = try await wallet.consent.ownerAccounts()
+        let accounts = try await owner.call.ownerAccounts()
         var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)])
         query.predicate = #Predicate<Transaction> { selection.contains($0.id) }
-        let chosen = try await wallet.consent.ownerTransactions(query)
+        let chosen = try await owner.call.ownerTransactions(query)
         return PageResponse.render(
             "pickReview",
             ReviewModel(
@@ -150,7 +150,7 @@ struct PickerPages: Sendable {
             return AuthorizationPage.redirect(
                 wallet.consent.cancel(answering: owner.authorization), for: owner.authorization, issuer: context.publicOrigin)
         }
-        let answer = try await wallet.consent.sharePicked(try Self.selection(owner.fields), answering: owner.authorization)
+        let answer = try await owner.call.sharePicked(try Self.selection(owner.fields), answering: owner.authorization)
         return AuthorizationPage.redirect(answer, for: owner.authorization, issuer: context.publicOrigin)
     }
 
@@ -192,8 +192,10 @@ struct PickerPages: Sendable {
 
     /// Tokens from the owner's most recent transactions: the commonest merchants and categories,
     /// and the accounts; in each group the one in force first, ticked.
-    private func suggestions(search: Search, accounts: [Account], text: PageText) async throws -> [TokenGroup] {
-        let recent = try await wallet.consent.ownerTransactions(
+    private func suggestions(
+        search: Search, accounts: [Account], text: PageText, call: AuthorizationCall
+    ) async throws -> [TokenGroup] {
+        let recent = try await call.ownerTransactions(
             TransactionQuery(sortDescriptors: [SortDescriptor(\.effectiveDate, order: .reverse)], limit: 200))
         func commonest<Key: Hashable>(_ keys: [Key], _ count: Int, keeping chosen: Key?) -> [Key] {
             let counts = Dictionary(keys.map { ($0, 1) }, uniquingKeysWith: +)

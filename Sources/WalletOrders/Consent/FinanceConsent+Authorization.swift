@@ -34,6 +34,11 @@ extension FinanceConsent {
     /// person and never redirected.
     public func client(for target: AuthorizationRequest.Target) async throws -> RegisteredClient {
         try await control.checkUsable(.financialData, for: "authorize")
+        return try await registeredClient(for: target)
+    }
+
+    /// ``client(for:)`` without the availability and restriction check, for a caller that made it.
+    func registeredClient(for target: AuthorizationRequest.Target) async throws -> RegisteredClient {
         guard let client = try await repository.client(target.clientID)?.client, client.revokedAt == nil,
             client.allowsRedirect(to: target.redirectURI)
         else { throw ConsentError.unknownClient }
@@ -80,6 +85,10 @@ extension FinanceConsent {
     /// cancellation).
     public func continueSharing(answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         try await control.checkUsable(.financialData, for: "requestAuthorization")
+        return try await continueSharingChecked(answering: request)
+    }
+
+    func continueSharingChecked(answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         switch try await authorizationStatus(of: request.target.clientID) {
         case .authorized: return try await codeAnswer(to: request, purpose: .authorization)
         case .denied: return answer(.denied, to: request)
@@ -92,6 +101,10 @@ extension FinanceConsent {
     /// code; when another decision came first, answers with that one.
     public func share(_ accounts: [AccountGrant], answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         try await control.checkUsable(.financialData, for: "requestAuthorization")
+        return try await shareChecked(accounts, answering: request)
+    }
+
+    func shareChecked(_ accounts: [AccountGrant], answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         let decided = try await access.recordDecision(.authorized(accounts), for: request.target.clientID, at: clock())
         logger.info(
             "authorization decided",
@@ -103,6 +116,10 @@ extension FinanceConsent {
     /// Don't Allow: records `denied` (cached) unless another decision came first.
     public func deny(answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         try await control.checkUsable(.financialData, for: "requestAuthorization")
+        return try await denyChecked(answering: request)
+    }
+
+    func denyChecked(answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
         let decided = try await access.recordDecision(.denied, for: request.target.clientID, at: clock())
         return decided.status == .authorized
             ? try await codeAnswer(to: request, purpose: .authorization) : answer(.denied, to: request)

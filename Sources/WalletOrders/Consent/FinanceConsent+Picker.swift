@@ -12,12 +12,18 @@ extension FinanceConsent {
     /// - Throws: ``WalletConsent/ConsentError/invalidRequest(_:)`` for an empty selection, one
     ///   larger than the policy allows, or an id that is not one of the owner's transactions.
     public func sharePicked(_ transactions: [UUID], answering request: AuthorizationRequest) async throws -> AuthorizationAnswer {
+        try await sharePicked(transactions, answering: request, checked: false)
+    }
+
+    func sharePicked(
+        _ transactions: [UUID], answering request: AuthorizationRequest, checked: Bool
+    ) async throws -> AuthorizationAnswer {
         var seen = Set<UUID>()
         let selection = transactions.filter { seen.insert($0).inserted }
         guard !selection.isEmpty, selection.count <= policy.maximumPickedTransactions else {
             throw ConsentError.invalidRequest("pick 1–\(policy.maximumPickedTransactions) transactions")
         }
-        try await control.checkUsable(.financialData, for: "sharePicked")
+        if !checked { try await control.checkUsable(.financialData, for: "sharePicked") }
         let found = try await finance.transactions(ids: selection, visibleTo: try await ownerAccess())
         guard found.count == selection.count else { throw ConsentError.invalidRequest("a picked transaction does not exist") }
         logger.info(

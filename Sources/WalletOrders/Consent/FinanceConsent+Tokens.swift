@@ -80,6 +80,18 @@ extension FinanceConsent {
         return found
     }
 
+    /// What a bearer access token's call may see, read in one statement: its client and expiry,
+    /// the client's access and financial data's restriction (``WalletCore/AccessSnapshot``). Hand
+    /// it to ``WalletStore/financeStore(for:)-(AccessSnapshot)`` so that every check of the call
+    /// uses it; throws ``WalletConsent/ConsentError/invalidToken`` as
+    /// ``authenticate(accessToken:)`` does.
+    public func accessSnapshot(accessToken: String) async throws -> AccessSnapshot {
+        guard SecretToken.hasForm(accessToken, of: .accessToken),
+            let found = try await repository.accessSnapshot(digest: SecretToken.digest(of: accessToken), at: clock())
+        else { throw ConsentError.invalidToken }
+        return found
+    }
+
     /// RFC 7009's revocation: the client (authenticated as at the token endpoint) revokes one of
     /// its tokens — an access token alone; a refresh token, and with it every token of the same
     /// grant (§2.1's SHOULD). A token that is unknown, expired, malformed or another client's

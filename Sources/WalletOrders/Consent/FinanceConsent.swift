@@ -170,6 +170,10 @@ public final class FinanceConsent: Sendable {
     /// name.
     public func ownerAccounts() async throws -> [Account] {
         try await control.checkUsable(.financialData, for: "ownerAccounts")
+        return try await ownerAccountsChecked()
+    }
+
+    func ownerAccountsChecked() async throws -> [Account] {
         let accounts = try await finance.accounts(AccountQuery(), visibleTo: try await ownerAccess())
         return accounts.sorted { ($0.displayName, $0.id.uuidString) < ($1.displayName, $1.id.uuidString) }
     }
@@ -177,7 +181,11 @@ public final class FinanceConsent: Sendable {
     /// The owner's transactions for `query` (the transaction picker), every account visible.
     public func ownerTransactions(_ query: TransactionQuery) async throws -> [Transaction] {
         try await control.checkUsable(.financialData, for: "ownerTransactions")
-        return try await finance.transactions(query, visibleTo: try await ownerAccess())
+        return try await ownerTransactionsChecked(query)
+    }
+
+    func ownerTransactionsChecked(_ query: TransactionQuery) async throws -> [Transaction] {
+        try await finance.transactions(query, visibleTo: try await ownerAccess())
     }
 
     /// Access to every account from its beginning: what the owner sees.

@@ -373,7 +373,9 @@ package final class SQLAccessRepository: AccessRepository {
 
 /// One row of a client's access as ``SQLAccessRepository`` reads it: its status (kind 0), a
 /// shared account (1) or an entitled order type (2).
-private struct AccessPart {
+/// One row of the statements that read a client's access: its status (kind 0), a shared account
+/// (1) or an order type (2).
+struct AccessPart {
     var client: String
     var kind: Int64
     var value: String

@@ -385,6 +385,41 @@ package final class SQLConsentRepository: ConsentRepository {
         }
     }
 
+    package func accessSnapshot(digest: String, at time: Date) async throws(StorageError) -> AccessSnapshot? {
+        try await reportingStorageErrors {
+            try await executor.read { connection in
+                // Kind 9: the token; 8: the restriction; 0–2: the token's client's access (AccessPart).
+                let parts = try await connection.fetch(
+                    """
+                    WITH token AS (
+                      SELECT client, expiresAt FROM clientTokens WHERE digest = $1 AND kind = 'access' AND expiresAt > $2
+                    )
+                    SELECT client, 9, '', expiresAt FROM token
+                    UNION ALL SELECT '', 8, '', since FROM restrictions WHERE dataType = $3
+                    UNION ALL SELECT c.client, 0, c.status, CAST(NULL AS BIGINT) FROM clients c JOIN token ON c.client = token.client
+                    UNION ALL SELECT a.client, 1, a.accountID, a.earliestDate FROM clientAccounts a JOIN token ON a.client = token.client
+                    UNION ALL SELECT o.client, 2, o.orderTypeIdentifier, CAST(NULL AS BIGINT)
+                      FROM clientOrderTypes o JOIN token ON o.client = token.client
+                    ORDER BY 2, 3
+                    """, [.text(digest), .instant(time), .text(DataType.financialData.rawValue)], AccessPart.init)
+                guard let token = parts.last, token.kind == 9, let expires = token.date,
+                    let client = ClientIdentifier(rawValue: token.client)
+                else { return nil }
+                var access = ClientAccess(client: client)
+                var restrictedSince: Date?
+                for part in parts {
+                    switch part.kind {
+                    case 9: break
+                    case 8: restrictedSince = part.date.map(Microseconds.date)
+                    default: part.apply(to: &access)
+                    }
+                }
+                return AccessSnapshot(
+                    client: client, expiresAt: Microseconds.date(expires), access: access, restrictedSince: restrictedSince)
+            }
+        }
+    }
+
     package func rotateRefreshToken(
         digest: String, client: ClientIdentifier, replacements: [IssuedToken], at time: Date
     ) async throws(StorageError) -> RefreshOutcome {
