@@ -179,7 +179,12 @@ public struct OrdersServer: Sendable {
         group.maximumCancellationDuration = configuration.cancellationTimeout
         let address = "\(configuration.host):\(configuration.port)"
         do {
-            try await ServiceGroup(configuration: group).run()
+            // On SQLite, the service's tasks run on the statement threads (see
+            // `WalletStore.blockingExecutor`): reads without a hop, and no blocked statement on
+            // Swift concurrency's pool.
+            try await withTaskExecutorPreference(wallet.blockingExecutor) {
+                try await ServiceGroup(configuration: group).run()
+            }
         } catch let error as IOError {
             // Binding fails before anything is served: the port is taken, or not ours to use.
             throw OrdersServerError("cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))")

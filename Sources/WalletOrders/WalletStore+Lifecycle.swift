@@ -16,6 +16,14 @@ extension WalletStore {
         try await backend.close()
     }
 
+    /// Where a server should run its work: the threads on which the store's calls block (SQLite's
+    /// statement threads), so that a call needs no hop to them and a blocked call holds one of
+    /// them, not one of Swift concurrency's few; nil for a backend that never blocks a thread.
+    /// `OrdersServer` runs its services under `withTaskExecutorPreference(wallet.blockingExecutor)`.
+    public var blockingExecutor: (any TaskExecutor)? {
+        backend.blockingExecutor
+    }
+
     /// The outboxes the service's drainers work on.
     public var outboxes: OutboxRepositories {
         OutboxRepositories(

@@ -53,10 +53,17 @@ public protocol StorageBackend: Sendable {
 
     /// Releases connections. The backend must not be used afterwards.
     func close() async throws
+
+    /// Threads on which the backend's calls block, for a server to run its own work on as well:
+    /// a call made there needs no hop to them (SQLite's statement threads). Nil (the default)
+    /// for a backend that never blocks a thread (PostgreSQL).
+    var blockingExecutor: (any TaskExecutor)? { get }
 }
 
 extension StorageBackend {
     public func run() async {}
+
+    public var blockingExecutor: (any TaskExecutor)? { nil }
 }
 
 /// The repositories as seen inside ``StorageBackend/withTransaction(_:)``.

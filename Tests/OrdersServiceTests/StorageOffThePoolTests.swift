@@ -23,9 +23,10 @@ import WalletOrders
 ///   their own, the import and a read each held one of the pool's two threads, and a device GET
 ///   waited 5.7 s — the whole import.
 ///
-/// The server's tasks run on Swift concurrency's own pool, at its real size (one thread per
-/// core) — not on the threads of their own that the other in-process tests give their servers
-/// (``DedicatedExecutor``). Latencies mean something only in a process that runs nothing else:
+/// The server runs as `orders serve` runs it, its tasks on the store's statement threads
+/// (`WalletStore.blockingExecutor`), and the long work in tasks on Swift concurrency's own pool at
+/// its real size (one thread per core) — not on the threads of their own that the other
+/// in-process tests give their servers (``DedicatedExecutor``). Latencies mean something only in a process that runs nothing else:
 /// this test runs when `ORDERS_ALONE` is set, as `Scripts/test.sh` runs it, in a process of its
 /// own after the Swift suites. The client is a thread of its own with blocking sockets, so its
 /// waiting never depends on the pool it measures.
@@ -55,37 +56,40 @@ struct StorageOffThePoolTests {
         }
 
         let app = fixture.service().application(host: "127.0.0.1", port: 0)
-        try await app.test(.live) { client in
-            let requests = try Requests(port: try #require(client.port), key: key.token)
-            _ = try await BlockingWork.run { try requests.measure(count: 100) }  // warm-up
-            let idle = try await BlockingWork.run { try requests.measure(count: 400) }
+        // As `orders serve` runs it (`OrdersServer`): on the store's statement threads.
+        try await withTaskExecutorPreference(wallet.blockingExecutor) {
+            try await app.test(.live) { client in
+                let requests = try Requests(port: try #require(client.port), key: key.token)
+                _ = try await BlockingWork.run { try requests.measure(count: 100) }  // warm-up
+                let idle = try await BlockingWork.run { try requests.measure(count: 400) }
 
-            // The long work runs as a handler would run it: in tasks on the cooperative pool.
-            let imported = try await requests.measure(during: {
-                _ = try await wallet.apply(imports[0])
-            })
-            Self.expect(imported, below: idle, "during the import", against: "idle")
+                // The long work runs as a handler would run it: in tasks on the cooperative pool.
+                let imported = try await requests.measure(during: {
+                    _ = try await wallet.apply(imports[0])
+                })
+                Self.expect(imported, below: idle, "during the import", against: "idle")
 
-            let spinning = try await requests.measure(during: {
-                let stop = Flag()
-                for _ in 0..<2 { Thread { Self.spin(until: stop) }.start() }
-                try await Task.sleep(for: .seconds(3))
-                stop.set()
-            })
-            let readsBeside = try await requests.measure(during: {
-                let importing = Flag()
-                async let reading: Int = {
-                    var rows = 0
-                    while !importing.isSet {
-                        rows += try await wallet.financeStore(for: reader).transactions(query: TransactionQuery()).count
-                    }
-                    return rows
-                }()
-                _ = try await wallet.apply(imports[1])
-                importing.set()
-                #expect(try await reading >= Self.transactions, "the reads beside the import did not run")
-            })
-            Self.expect(readsBeside, below: spinning, "during an import and reads", against: "two spinning threads")
+                let spinning = try await requests.measure(during: {
+                    let stop = Flag()
+                    for _ in 0..<2 { Thread { Self.spin(until: stop) }.start() }
+                    try await Task.sleep(for: .seconds(3))
+                    stop.set()
+                })
+                let readsBeside = try await requests.measure(during: {
+                    let importing = Flag()
+                    async let reading: Int = {
+                        var rows = 0
+                        while !importing.isSet {
+                            rows += try await wallet.financeStore(for: reader).transactions(query: TransactionQuery()).count
+                        }
+                        return rows
+                    }()
+                    _ = try await wallet.apply(imports[1])
+                    importing.set()
+                    #expect(try await reading >= Self.transactions, "the reads beside the import did not run")
+                })
+                Self.expect(readsBeside, below: spinning, "during an import and reads", against: "two spinning threads")
+            }
         }
     }
 

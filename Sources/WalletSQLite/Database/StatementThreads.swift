@@ -13,14 +13,16 @@ import Synchronization
 /// the statements run here while the caller's task is suspended, its cooperative thread free
 /// for others (docs/design.md, "Storage off the request threads").
 ///
-/// Four threads for the whole process, whatever number of stores it opens: the one writer of a
-/// store and three readers beside it (GRDB's pool keeps five reader connections, so a thread
-/// here never waits for one). Work beyond that queues here, first come first served — never on
-/// the cooperative pool. A hop here and back costs two thread wake-ups per read or unit of work,
-/// not per statement (Benchmarks/README.md, "Storage off the request threads").
+/// Twice as many threads as cores, at least four, for the whole process whatever number of
+/// stores it opens. Work beyond that queues here, first come first served — never on the
+/// cooperative pool. A hop here and back costs two thread wake-ups per read or unit of work, not
+/// per statement; `orders serve` on SQLite therefore runs its request handling here too
+/// (``SQLiteBackend/blockingExecutor``), so that its reads need no hop at all and a long
+/// statement holds one of these threads while the others keep answering (Benchmarks/README.md,
+/// "Storage off the request threads").
 final class StatementThreads: TaskExecutor, Sendable {
-    /// The process's statement threads.
-    static let shared = StatementThreads(threads: 4, name: "sqlite")
+    /// The process's statement threads: twice as many as cores, at least four.
+    static let shared = StatementThreads(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), name: "sqlite")
 
     private struct State {
         var jobs = JobQueue()
@@ -30,6 +32,9 @@ final class StatementThreads: TaskExecutor, Sendable {
 
     private let state = Mutex(State())
     private let wakeUps: [DispatchSemaphore]
+
+    /// How many threads there are.
+    var count: Int { wakeUps.count }
 
     private init(threads: Int, name: String) {
         wakeUps = (0..<threads).map { _ in DispatchSemaphore(value: 0) }

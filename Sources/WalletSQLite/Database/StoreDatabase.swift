@@ -58,6 +58,8 @@ enum StoreDatabase {
         // A unit of work keeps its transaction open across several writer accesses; the
         // backend's WriteGate keeps every other write out meanwhile.
         configuration.allowsUnsafeTransactions = true
+        // A reader connection for every statement thread: none of them ever waits for one.
+        configuration.maximumReaderCount = max(configuration.maximumReaderCount, StatementThreads.shared.count)
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL: a killed process never leaves a half-written
             // transaction; only a power loss may drop the last commits.
