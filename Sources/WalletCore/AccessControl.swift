@@ -47,11 +47,17 @@ public struct AccessControl: Sendable {
         return access
     }
 
+    /// ``checkUsable(_:for:)`` for financial data, answered from a snapshot read once for the
+    /// call: nothing is read.
+    public func checkUsable(_ snapshot: AccessSnapshot, for operation: String) throws {
+        try checkAvailable(.financialData, for: operation)
+        try checkNotRestricted(.financialData, restrictedSince: snapshot.restrictedSince)
+    }
+
     /// ``checkUsable(_:for:)`` and ``requireAuthorized(_:)`` for financial data, answered from a
     /// snapshot read once for the call: nothing is read.
     public func requireAuthorized(_ snapshot: AccessSnapshot, for operation: String) throws -> ClientAccess {
-        try checkAvailable(.financialData, for: operation)
-        try checkNotRestricted(.financialData, restrictedSince: snapshot.restrictedSince)
+        try checkUsable(snapshot, for: operation)
         guard snapshot.access.status == .authorized else {
             throw FinanceAccessError.notAuthorized(snapshot.client, status: snapshot.access.status)
         }

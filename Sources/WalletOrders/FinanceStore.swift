@@ -47,8 +47,7 @@ public final class FinanceStore: Sendable {
     /// The client's authorization for financial data. Never prompts.
     public func authorizationStatus() async throws -> AuthorizationStatus {
         if let snapshot {
-            try wallet.control.checkAvailable(.financialData, for: "authorizationStatus")
-            try wallet.control.checkNotRestricted(.financialData, restrictedSince: snapshot.restrictedSince)
+            try wallet.control.checkUsable(snapshot, for: "authorizationStatus")
             return snapshot.access.status
         }
         try await wallet.control.checkUsable(.financialData, for: "authorizationStatus")
