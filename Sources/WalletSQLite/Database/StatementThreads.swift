@@ -40,11 +40,21 @@ final class StatementThreads: TaskExecutor, Sendable {
         wakeUps = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
         for index in 0..<threads {
             Thread { [unowned self] in
-                // Named from inside: Foundation names a thread for the system only when it is the current one.
-                Thread.current.name = "\(name)-\(index)"
+                Self.nameCurrentThread("\(name)-\(index)")
                 self.work(index)
             }.start()
         }
+    }
+
+    /// Names the calling thread for the system, as `top -H` and `/proc` show it. Not through
+    /// `Thread.current.name`: Foundation passes that on only once the thread's `start()` has
+    /// returned, a race the new thread can win — it then keeps its creator's name.
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+            guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+            fputs(name, file)
+            fclose(file)
+        #endif
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
