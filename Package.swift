@@ -43,6 +43,12 @@ let package = Package(
         // APNs pushes.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Metrics and spans through the server ecosystem's APIs (issue 42): the service records
+        // through swift-metrics (swift-prometheus the default backend) and makes spans through
+        // swift-distributed-tracing, so an operator bootstraps the backend and tracer they run.
+        // Both already in the graph (Hummingbird, postgres-nio, swift-prometheus).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // The PostgreSQL backend (issue 10): connection pool, extended-protocol statements, TLS.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Already in the graph through Hummingbird; named so the service can catch NIOHTTP1's
@@ -146,7 +152,12 @@ let package = Package(
 
         // The storage layer: what a backend provides (every repository, a transaction spanning
         // them) and the SQL rendering that SQL backends share. No database library.
-        .target(name: "WalletStorage", dependencies: ["WalletCore", "OrderStorage", "FinanceData", "WalletConsent"]),
+        .target(
+            name: "WalletStorage",
+            dependencies: [
+                "WalletCore", "OrderStorage", "FinanceData", "WalletConsent",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
 
         // The embedded SQLite backend: the only module that imports GRDB. Owns every table and
         // the one migrator.
@@ -157,6 +168,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for running the statements GRDB compiled (PreparedStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
 
@@ -173,6 +185,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
 
@@ -228,6 +241,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -269,6 +284,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // What the service sends on its own, through one outbox drainer: APNs pushes (the HTTP/2
@@ -337,6 +354,7 @@ let package = Package(
             dependencies: [
                 "WalletSQLite", "WalletStorage", "WalletOrders", "StorageContract", "TestArchiveTable",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
         // What only the PostgreSQL backend has: its URL, dialect, migrations and connection errors.
         .testTarget(
@@ -356,6 +374,9 @@ let package = Package(
                 // The fake APNs: an HTTP/2 TLS server (NIOHTTP2 is built for async-http-client).
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // The documentation's Swift blocks are snippets (compiled) or the example's manifest.
         .testTarget(name: "DocumentationTests"),

@@ -1,13 +1,16 @@
 // snippet.hide
 // EmbeddingInHummingbird: the whole service, and a route of your own beside it.
+import CoreMetrics
 import Foundation
 // snippet.show
 // snippet.service
 import Hummingbird
 import Logging
 import OrdersService
+import Tracing
 import WalletOrders
 import WalletOutbox
+import WalletSQLite
 import WalletWire
 
 // snippet.hide
@@ -56,6 +59,20 @@ func serveAsTheToolDoes(certificate: Data, key: Data) async throws {
     let server = try OrdersServer(configuration: configuration)  // checks TLS (and APNs) credentials first
     let wallet = try WalletStore(path: "/var/lib/orders/orders.sqlite")
     try await server.run(wallet: wallet) { port in print("listening on \(port)") }
+    // snippet.end
+    // snippet.hide
+}
+
+func observed(tracer: any Tracer, metricsBackend: any MetricsFactory) throws -> OrdersService {
+    // snippet.show
+    // snippet.observe
+    // Spans: the same tracer for the store (a span per storage call) and the service (per request).
+    let backend = try SQLiteBackend(path: "/var/lib/orders/orders.sqlite", options: .init(tracer: tracer))
+    let wallet = WalletStore(backend: backend, configuration: WalletConfiguration())
+    // Metrics: any swift-metrics backend (`MetricsSystem.factory` once bootstrapped); /metrics is
+    // then not served. The default, `ServiceMetrics()`, is a Prometheus registry served there.
+    let metrics = ServiceMetrics(factory: metricsBackend)
+    return OrdersService(wallet: wallet, configuration: .init(metrics: metrics, tracer: tracer))
     // snippet.end
     // snippet.hide
 }

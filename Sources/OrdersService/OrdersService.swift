@@ -12,6 +12,7 @@ import NIOSSL
 import OwnerPages
 import ServiceCore
 import ServiceLifecycle
+import Tracing
 import WalletOrders
 
 /// The HTTP service over a ``WalletOrders/WalletStore``: Apple's Orders web service for Wallet
@@ -49,11 +50,16 @@ public struct OrdersService: Sendable {
         /// authorization response (`iss`) carry. Nil: each request's own scheme and `Host`, which
         /// is right only when the service is reached directly.
         public var publicURL: String?
+        /// Where each request is a span (swift-distributed-tracing), its parent read from the
+        /// request's headers as the tracer reads them (W3C `traceparent` for OpenTelemetry's).
+        /// Nil: the tracer bootstrapped with `InstrumentationSystem` — none, no spans. Give the
+        /// storage backend the same one (its `Options.tracer`) for a span per storage call.
+        public var tracer: (any Tracer)?
 
         public init(
             basePath: String = "/", limits: ServiceLimits = .default, metrics: ServiceMetrics = ServiceMetrics(),
             logger: Logger = Logger(label: "orders.serve"), trustedProxies: Set<String> = [], servesTLS: Bool = false,
-            publicURL: String? = nil
+            publicURL: String? = nil, tracer: (any Tracer)? = nil
         ) {
             self.basePath = basePath
             self.limits = limits
@@ -62,6 +68,7 @@ public struct OrdersService: Sendable {
             self.trustedProxies = trustedProxies
             self.servesTLS = servesTLS
             self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            self.tracer = tracer
         }
     }
 
@@ -82,7 +89,8 @@ public struct OrdersService: Sendable {
     /// `HEAD` answers as `GET` does).
     public func addRoutes(to router: Router<OrdersRequestContext>) {
         let table = RouteTable()
-        router.add(middleware: ServiceMiddleware(metrics: configuration.metrics, routes: table))
+        router.add(
+            middleware: ServiceMiddleware(metrics: configuration.metrics, tracer: configuration.tracer, routes: table))
         router.add(
             middleware: ForwardedClientMiddleware(
                 trustedProxies: configuration.trustedProxies, servesTLS: configuration.servesTLS,

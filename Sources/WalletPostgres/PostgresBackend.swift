@@ -4,6 +4,7 @@ import Logging
 import NIOSSL
 import OrderStorage
 import PostgresNIO
+import Tracing
 import WalletCore
 import WalletPrimitives
 import WalletStorage
@@ -33,15 +34,19 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
         public var connectTimeout: Duration
         /// Who runs the connection pool.
         public var poolLifetime: PoolLifetime
+        /// Where each read and unit of work is a span (swift-distributed-tracing): nil for the
+        /// tracer bootstrapped with `InstrumentationSystem` when the backend opens — none, no spans.
+        public var tracer: (any Tracer)?
 
         public init(
             createIfMissing: Bool = true, maximumConnections: Int = 20, connectTimeout: Duration = .seconds(10),
-            poolLifetime: PoolLifetime = .untilClosed
+            poolLifetime: PoolLifetime = .untilClosed, tracer: (any Tracer)? = nil
         ) {
             self.createIfMissing = createIfMissing
             self.maximumConnections = maximumConnections
             self.connectTimeout = connectTimeout
             self.poolLifetime = poolLifetime
+            self.tracer = tracer
         }
     }
 
@@ -62,18 +67,20 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     private let running: Task<Void, Never>?
     let executor: PostgresExecutor
     package let repositories: SQLRepositories
-
-    package var sqlExecutor: any SQLExecutor { executor }
+    /// ``executor``, traced when a tracer is set: what the repositories run on.
+    package let sqlExecutor: any SQLExecutor
     public var location: String { url.redacted }
 
     private init(
-        url: PostgresDatabaseURL, servers: PostgresServers, running: Task<Void, Never>?, logger: Logger
+        url: PostgresDatabaseURL, servers: PostgresServers, running: Task<Void, Never>?, logger: Logger,
+        tracer: (any Tracer)?
     ) {
         self.url = url
         self.servers = servers
         self.running = running
         executor = PostgresExecutor(servers: servers, logger: logger, location: url.redacted, prepares: url.prepared)
-        repositories = SQLRepositories(executor: executor)
+        sqlExecutor = TracedSQLExecutor.wrapping(executor, tracer: tracer, system: "postgresql")
+        repositories = SQLRepositories(executor: sqlExecutor)
     }
 
     /// Connects to the database at `url` and migrates it (see ``Options``).
@@ -119,7 +126,7 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
             // lease waits).
             running = Task.immediate { await servers.run() }
         }
-        return PostgresBackend(url: url, servers: servers, running: running, logger: logger)
+        return PostgresBackend(url: url, servers: servers, running: running, logger: logger, tracer: options.tracer)
     }
 
     /// Runs the connection pools until the calling task is cancelled, for a backend opened with

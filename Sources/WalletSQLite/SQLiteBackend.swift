@@ -2,6 +2,7 @@ import FinanceData
 import Foundation
 import GRDB
 import OrderStorage
+import Tracing
 import WalletCore
 import WalletPrimitives
 import WalletStorage
@@ -33,15 +34,19 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
         /// it is — no lock file, SQLite's `immutable=1` — instead of refused. Exact while nobody
         /// writes it; a store whose `-wal` holds changes is refused, naming the fix.
         public var readsOnly: Bool
+        /// Where each read and unit of work is a span (swift-distributed-tracing): nil for the
+        /// tracer bootstrapped with `InstrumentationSystem` when the store opens — none, no spans.
+        public var tracer: (any Tracer)?
 
         public init(
             createIfMissing: Bool = true, busyTimeout: TimeInterval = 60, quickCheckLimit: Int = 16 << 20,
-            readsOnly: Bool = false
+            readsOnly: Bool = false, tracer: (any Tracer)? = nil
         ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.quickCheckLimit = quickCheckLimit
             self.readsOnly = readsOnly
+            self.tracer = tracer
         }
     }
 
@@ -50,8 +55,8 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     let pool: DatabasePool
     let executor: SQLiteExecutor
     package let repositories: SQLRepositories
-
-    package var sqlExecutor: any SQLExecutor { executor }
+    /// ``executor``, traced when a tracer is set: what the repositories run on.
+    package let sqlExecutor: any SQLExecutor
     public var location: String { path }
 
     /// Opens the store at `path` (creating it unless `options` say otherwise) and migrates it.
@@ -59,14 +64,15 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
         let pool = try StoreDatabase.open(
             at: path, migrator: SQLiteSchema.migrator, busyTimeout: options.busyTimeout,
             createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit, readsOnly: options.readsOnly)
-        self.init(pool: pool, path: path)
+        self.init(pool: pool, path: path, tracer: options.tracer)
     }
 
-    init(pool: DatabasePool, path: String) {
+    init(pool: DatabasePool, path: String, tracer: (any Tracer)? = nil) {
         self.pool = pool
         self.path = path
         executor = SQLiteExecutor(pool: pool, gate: WriteGate())
-        repositories = SQLRepositories(executor: executor)
+        sqlExecutor = TracedSQLExecutor.wrapping(executor, tracer: tracer, system: "sqlite")
+        repositories = SQLRepositories(executor: sqlExecutor)
     }
 
     public func close() async throws {

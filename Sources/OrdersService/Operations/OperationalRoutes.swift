@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
+import Prometheus
 import ServiceCore
 import WalletOrders
 import WalletPrimitives
 
-/// `GET /health` (the store answers) and `GET /metrics` (Prometheus text format).
+/// `GET /health` (the store answers) and `GET /metrics` (Prometheus text format) — the latter
+/// only while the metrics go to a Prometheus registry (``ServiceCore/ServiceMetrics/registry``);
+/// another backend exports them its own way.
 struct OperationalRoutes: Sendable {
     typealias Context = OrdersRequestContext
 
@@ -13,7 +16,11 @@ struct OperationalRoutes: Sendable {
 
     func add(to router: Router<Context>, table: RouteTable) {
         table.add(.get, "health", to: router, use: health)
-        table.add(.get, "metrics", to: router, use: exposition)
+        if let registry = metrics.registry {
+            table.add(.get, "metrics", to: router) { request, context in
+                try await exposition(of: registry)
+            }
+        }
     }
 
     /// `200 {"status":"ok","version":"…"}` when the store can be read; the store's error (503)
@@ -23,7 +30,8 @@ struct OperationalRoutes: Sendable {
         return Response.json(status: .ok, body: ["status": "ok", "version": WalletOrdersVersion.current])
     }
 
-    @Sendable func exposition(_ request: Request, context: Context) async throws -> Response {
+    /// The outboxes' depths are read here, at each scrape: nothing reads them with another backend.
+    @Sendable func exposition(of registry: PrometheusCollectorRegistry) async throws -> Response {
         if let depth = try? await wallet.pendingPushCount() {
             metrics.setOutboxDepth(depth)
         }
@@ -32,7 +40,7 @@ struct OperationalRoutes: Sendable {
         }
         metrics.updateLogDrops(from: .standardError)
         var buffer: [UInt8] = []
-        metrics.registry.emit(into: &buffer)
+        registry.emit(into: &buffer)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: buffer)))

@@ -50,7 +50,7 @@ package final class ContentCache<Value: Sendable>: Sendable {
 package typealias ArchiveCache = ContentCache<ByteBuffer>
 
 package extension ContentCache where Value == ByteBuffer {
-    package convenience init(byteLimit: Int) {
+    convenience init(byteLimit: Int) {
         self.init(byteLimit: byteLimit, size: { $0.readableBytes })
     }
 }
@@ -59,7 +59,7 @@ package extension ContentCache where Value == ByteBuffer {
 package typealias RenderedOrderCache = ContentCache<RenderedOrder>
 
 package extension ContentCache where Value == RenderedOrder {
-    package convenience init(byteLimit: Int) {
+    convenience init(byteLimit: Int) {
         self.init(byteLimit: byteLimit, size: { $0.html.utf8.count + $0.title.utf8.count })
     }
 }

@@ -70,9 +70,9 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
 }
 
 package extension HTTPField.Name {
-    package static let forwardedFor = Self("X-Forwarded-For")
-    package static let forwardedProto = Self("X-Forwarded-Proto")
-    package static let secFetchSite = Self("Sec-Fetch-Site")
+    static let forwardedFor = Self("X-Forwarded-For")
+    static let forwardedProto = Self("X-Forwarded-Proto")
+    static let secFetchSite = Self("Sec-Fetch-Site")
 }
 
 /// A flag set once, by the first caller of ``claim()``.

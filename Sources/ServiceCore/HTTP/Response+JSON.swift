@@ -5,7 +5,7 @@ import WalletWire
 
 package extension Response {
     /// `body` in the wire format (WalletWire's one encoder), as `application/json`.
-    package static func json(status: HTTPResponse.Status, body: some Encodable, headers: HTTPFields = [:]) -> Response {
+    static func json(status: HTTPResponse.Status, body: some Encodable, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         let bytes =

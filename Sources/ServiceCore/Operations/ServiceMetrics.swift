@@ -1,48 +1,79 @@
+import CoreMetrics
 import Prometheus
 import Synchronization
 
-/// The service's Prometheus metrics, on a registry the caller owns (no global metrics system):
-/// requests by route, method and status with their durations, push and background-delivery
-/// outcomes, and the two outboxes' depths (read from the store at each scrape).
+/// The service's metrics, through swift-metrics: requests by route, method and status with their
+/// durations, push and background-delivery outcomes, and the two outboxes' depths (read from the
+/// store at each scrape).
+///
+/// By default they go to a Prometheus registry of the caller's own (no global metrics system is
+/// touched) through ``PrometheusMetricsBackend``, and `GET /metrics` serves it. To send them
+/// elsewhere, bootstrap swift-metrics with the backend of your choice and pass its factory:
+/// `/metrics` is then not served (404), the backend exports them its way.
 ///
 /// ```swift
 /// let metrics = ServiceMetrics()
 /// metrics.recordPush(outcome: "delivered")
-/// let text = metrics.registry.emitToString()
+/// let text = metrics.registry?.emitToString()
+///
+/// // Or: MetricsSystem.bootstrap(MyBackend()); ServiceMetrics(factory: MetricsSystem.factory)
 /// ```
 public struct ServiceMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
-    private let outboxDepth: Gauge
-    private let deliveryOutboxDepth: Gauge
-    private let instruments = RequestInstruments()
+    /// The registry `GET /metrics` serves; nil when the metrics go to another backend.
+    public let registry: PrometheusCollectorRegistry?
+    private let factory: any MetricsFactory
+    private let outboxDepth: CoreMetrics.Gauge
+    private let deliveryOutboxDepth: CoreMetrics.Gauge
+    private let instruments: RequestInstruments
     private let logDrops: LogDropCounter
 
+    /// Metrics in `registry`, served at `/metrics`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
-        self.registry = registry
-        outboxDepth = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "push", metricName: "outbox_depth", unitName: "",
-                helpText: "Pushes waiting in the outbox (claimed or not)."))
-        deliveryOutboxDepth = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: "delivery", metricName: "outbox_depth", unitName: "",
-                helpText: "Background deliveries decided and not yet acknowledged."))
-        logDrops = LogDropCounter(
-            counter: registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "orders", subsystem: "log", metricName: "dropped_lines", unitName: "total",
-                    helpText: "Log lines dropped because standard error did not keep up.")))
+        self.init(factory: PrometheusMetricsBackend(registry: registry, descriptions: Self.descriptions))
     }
+
+    /// Metrics through `factory`: `MetricsSystem.factory` once bootstrapped, or any other. A
+    /// ``PrometheusMetricsBackend`` (or swift-prometheus's `PrometheusMetricsFactory`) keeps
+    /// `/metrics` served from its registry.
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        registry =
+            (factory as? PrometheusMetricsBackend)?.registry ?? (factory as? PrometheusMetricsFactory)?.registry
+        outboxDepth = CoreMetrics.Gauge(label: Name.pushOutboxDepth, factory: factory)
+        deliveryOutboxDepth = CoreMetrics.Gauge(label: Name.deliveryOutboxDepth, factory: factory)
+        logDrops = LogDropCounter(counter: CoreMetrics.Counter(label: Name.droppedLogLines, factory: factory))
+        instruments = RequestInstruments(factory: factory)
+    }
+
+    /// The service's metric names (Prometheus's conventions: `orders_` first, the unit last).
+    package enum Name {
+        static let pushOutboxDepth = "orders_push_outbox_depth"
+        static let deliveryOutboxDepth = "orders_delivery_outbox_depth"
+        static let droppedLogLines = "orders_log_dropped_lines_total"
+        static let rateLimited = "orders_rate_limited_total"
+        static let requests = "orders_http_requests_total"
+        static let requestDuration = "orders_http_request_duration_seconds"
+        static let pushAttempts = "orders_push_attempts_total"
+        static let deliveryAttempts = "orders_delivery_attempts_total"
+    }
+
+    /// Each metric's help text (and the request histogram's buckets), for ``PrometheusMetricsBackend``.
+    public static let descriptions: [String: PrometheusMetricsBackend.Description] = [
+        Name.pushOutboxDepth: .init(help: "Pushes waiting in the outbox (claimed or not)."),
+        Name.deliveryOutboxDepth: .init(help: "Background deliveries decided and not yet acknowledged."),
+        Name.droppedLogLines: .init(help: "Log lines dropped because standard error did not keep up."),
+        Name.rateLimited: .init(help: "Requests over a rate limit, by route."),
+        Name.requests: .init(help: "HTTP requests answered, by route template, method and status."),
+        Name.requestDuration: .init(
+            help: "Time to answer an HTTP request, by route template and method.", durationBuckets: durationBuckets),
+        Name.pushAttempts: .init(help: "APNs push attempts, by outcome."),
+        Name.deliveryAttempts: .init(help: "Background delivery attempts, by outcome."),
+    ]
 
     /// Counts a request answered without doing its work because its client (or everybody) is
     /// over a rate: a device log not written, a registration refused with 429.
     public func recordRateLimited(route: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", metricName: "rate_limited", unitName: "total",
-                helpText: "Requests over a rate limit, by route."),
-            labels: [("route", route)]
-        ).increment()
+        CoreMetrics.Counter(label: Name.rateLimited, dimensions: [("route", route)], factory: factory).increment()
     }
 
     /// Brings the dropped-lines counter up to `sink`'s count (read at each scrape).
@@ -56,82 +87,74 @@ public struct ServiceMetrics: Sendable {
     ]
 
     package func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let (counter, histogram) = instruments.forRequest(route: route, method: method, status: status, in: registry)
+        let (counter, timer) = instruments.forRequest(route: route, method: method, status: status)
         counter.increment()
-        histogram.record(duration)
+        let (seconds, attoseconds) = duration.components
+        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Counts one push attempt's outcome: `delivered`, `retry`, `unregistered` (APNs said the
     /// token is gone), `dropped` (refused for good), or `recorded` (logged: no APNs credentials).
     public func recordPush(outcome: String) {
-        countAttempt(of: "push", help: "APNs push attempts, by outcome.", outcome: outcome)
+        CoreMetrics.Counter(label: Name.pushAttempts, dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     package func setOutboxDepth(_ depth: Int) {
-        outboxDepth.set(Double(depth))
+        outboxDepth.record(depth)
     }
 
     /// Counts one background delivery's outcome: `delivered`, `retry`, `failed` (refused for
     /// good, or given up), `gone` (410: the endpoint disabled), `paused` (financial data
     /// restricted), `withdrawn` (the client revoked since the claim).
     public func recordDelivery(outcome: String) {
-        countAttempt(of: "delivery", help: "Background delivery attempts, by outcome.", outcome: outcome)
-    }
-
-    /// `orders_<subsystem>_attempts_total{outcome=…}` (the registry keeps one counter per label).
-    private func countAttempt(of subsystem: String, help: String, outcome: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "orders", subsystem: subsystem, metricName: "attempts", unitName: "total", helpText: help),
-            labels: [("outcome", outcome)]
-        ).increment()
+        CoreMetrics.Counter(label: Name.deliveryAttempts, dimensions: [("outcome", outcome)], factory: factory)
+            .increment()
     }
 
     package func setDeliveryOutboxDepth(_ depth: Int) {
-        deliveryOutboxDepth.set(Double(depth))
+        deliveryOutboxDepth.record(depth)
     }
 }
 
-/// The request counter and histogram of each route, method and status, made once: asking the
-/// registry builds the metric's name and label key on every call, which is work on every
-/// request's path.
+/// The request counter and timer of each route, method and status, made once: making a metric
+/// asks the backend (a registry lookup under a lock, the labels built anew), work that would
+/// otherwise be on every request's path.
 private final class RequestInstruments: Sendable {
     private struct Key: Hashable {
-        package var route: String
-        package var method: String
-        package var status: Int
+        var route: String
+        var method: String
+        var status: Int
     }
 
-    private let made = Mutex<[Key: (Counter, DurationHistogram)]>([:])
+    private let factory: any MetricsFactory
+    private let made = Mutex<[Key: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
-    package func forRequest(
-        route: String, method: String, status: Int, in registry: PrometheusCollectorRegistry
-    ) -> (Counter, DurationHistogram) {
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
+
+    func forRequest(route: String, method: String, status: Int) -> (CoreMetrics.Counter, CoreMetrics.Timer) {
         let key = Key(route: route, method: method, status: status)
         return made.withLock { made in
             if let instruments = made[key] { return instruments }
-            let counter = registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "orders", subsystem: "http", metricName: "requests", unitName: "total",
-                    helpText: "HTTP requests answered, by route template, method and status."),
-                labels: [("route", route), ("method", method), ("status", String(status))])
-            let histogram = registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(
-                    namespace: "orders", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                    helpText: "Time to answer an HTTP request, by route template and method."),
-                labels: [("route", route), ("method", method)], buckets: ServiceMetrics.durationBuckets)
-            made[key] = (counter, histogram)
-            return (counter, histogram)
+            let counter = CoreMetrics.Counter(
+                label: ServiceMetrics.Name.requests,
+                dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            let timer = CoreMetrics.Timer(
+                label: ServiceMetrics.Name.requestDuration, dimensions: [("route", route), ("method", method)],
+                factory: factory)
+            made[key] = (counter, timer)
+            return (counter, timer)
         }
     }
 }
 
 /// The counter of dropped log lines, advanced to the sink's own count at each scrape.
 private final class LogDropCounter: Sendable {
-    private let counter: Counter
+    private let counter: CoreMetrics.Counter
     private let reported = Mutex(0)
 
-    package init(counter: Counter) {
+    package init(counter: CoreMetrics.Counter) {
         self.counter = counter
     }
 

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import OrdersWebProtocol
+import Tracing
 import WalletPrimitives
 import WalletWire
 
@@ -13,20 +14,39 @@ import WalletWire
 /// refuses a path a browser would read as another host (``OrdersWebProtocol/LocalPath``), gives the
 /// response the request id (`X-Request-Id`, also in every log line of the request), turns errors
 /// into the one JSON error shape with the status and headers from ``HTTPStatusTable``, writes the
-/// request's one log line, and counts it in ``ServiceMetrics``.
+/// request's one log line, counts it in ``ServiceMetrics``, and makes it a span of the tracer
+/// when there is one.
 package struct ServiceMiddleware: RouterMiddleware {
     package typealias Context = OrdersRequestContext
 
     package let metrics: ServiceMetrics
+    /// Nil when the tracer is the no-op one: no span, no context read from the headers.
+    package let tracer: (any Tracer)?
     package let routes: RouteTable
 
-    package init(metrics: ServiceMetrics, routes: RouteTable) {
+    /// `tracer` nil: the one bootstrapped with `InstrumentationSystem`, if any.
+    package init(metrics: ServiceMetrics, tracer: (any Tracer)? = nil, routes: RouteTable) {
         self.metrics = metrics
+        let tracer = tracer ?? InstrumentationSystem.tracer
+        self.tracer = tracer is NoOpTracer ? nil : tracer
         self.routes = routes
     }
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let tracer else { return try await answer(request, context: context, next: next, span: nil) }
+        var parent = ServiceContext.current ?? .topLevel
+        tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        // Named by the method until the route is known (OpenTelemetry's "{method} {route}").
+        return try await tracer.withAnySpan(request.method.rawValue, context: parent, ofKind: .server) { span in
+            try await answer(request, context: context, next: next, span: span)
+        }
+    }
+
+    /// The request answered, whatever it threw; counted, logged, and told to `span`.
+    private func answer(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response, span: (any Span)?
     ) async throws -> Response {
         let start = ContinuousClock.now
         var response: Response
@@ -45,6 +65,14 @@ package struct ServiceMiddleware: RouterMiddleware {
         let duration = ContinuousClock.now - start
         metrics.recordRequest(
             route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
+        if let span {
+            // The route template, never the path: paths carry order numbers and signed links' tokens.
+            span.operationName = "\(request.method.rawValue) \(route)"
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["http.route"] = route
+            span.attributes["http.response.status_code"] = response.status.code
+            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+        }
         if !context.logLine.isSuppressed {
             let detail = context.logLine.detail.map { " " + $0 } ?? ""
             context.logger.info(
@@ -130,13 +158,20 @@ package struct InternalError: WalletError {
 
 package extension HTTPField.Name {
     /// Optional only because the initializer validates; the literal is a valid name.
-    package static let requestID = Self("X-Request-Id")
+    static let requestID = Self("X-Request-Id")
 }
 
 package extension ServiceRequestError {
     /// The refusal of ``ServiceMiddleware/checkHost(_:)``.
-    package var isHostMissingOrRepeated: Bool {
+    var isHostMissingOrRepeated: Bool {
         if case .invalidHeader(let name, _) = self { return name == "Host" }
         return false
+    }
+}
+
+/// Reads a trace's context from request headers (`traceparent`, or whatever the tracer reads).
+struct HTTPFieldsExtractor: Extractor {
+    func extract(key: String, from fields: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { fields[$0] }
     }
 }

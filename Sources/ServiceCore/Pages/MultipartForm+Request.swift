@@ -4,7 +4,7 @@ import OrdersWebProtocol
 package extension MultipartForm {
     /// Reads the request's body, at most `limit` bytes, as a form: `415` unless its content type
     /// is `multipart/form-data` with a boundary.
-    package static func read(_ request: Request, limit: Int) async throws -> MultipartForm {
+    static func read(_ request: Request, limit: Int) async throws -> MultipartForm {
         let type = request.headers[.contentType] ?? ""
         guard let boundary = boundary(of: type) else {
             throw ServiceRequestError.unsupportedMediaType(type.isEmpty ? "none" : type, accepted: ["multipart/form-data"])

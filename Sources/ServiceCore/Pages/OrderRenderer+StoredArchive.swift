@@ -6,7 +6,7 @@ import WalletCore
 package extension OrderRenderer {
     /// A stored archive rendered: verified when it was saved, so only opened and its order.json
     /// decoded (the customer's page and the console's show it this way).
-    package func render(storedArchive archive: Data) throws -> RenderedOrder {
+    func render(storedArchive archive: Data) throws -> RenderedOrder {
         let zip = try ZipArchive(reading: archive)
         guard let json = zip["order.json"], let order = OrderValidator().validate(json).order else {
             throw StorageError(reason: "a stored archive has no readable order.json")
