@@ -13,7 +13,7 @@ import Synchronization
 /// the statements run here while the caller's task is suspended, its cooperative thread free
 /// for others (docs/design.md, "Storage off the request threads").
 ///
-/// Twice as many threads as cores, at least four, for the whole process whatever number of
+/// One thread more than there are cores, for the whole process whatever number of
 /// stores it opens. Work beyond that queues here, first come first served — never on the
 /// cooperative pool. A hop here and back costs two thread wake-ups per read or unit of work, not
 /// per statement; `orders serve` on SQLite therefore runs its request handling here too
@@ -21,8 +21,11 @@ import Synchronization
 /// statement holds one of these threads while the others keep answering (Benchmarks/README.md,
 /// "Storage off the request threads").
 final class StatementThreads: TaskExecutor, Sendable {
-    /// The process's statement threads: twice as many as cores, at least four.
-    static let shared = StatementThreads(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), name: "sqlite")
+    /// The process's statement threads: one per core for the work `orders serve` runs here, and
+    /// one more, so that a long statement leaves a core's worth answering. Four (twice the cores)
+    /// cost the consent sheet 8–12 % of its throughput on two cores — more runnable threads than
+    /// cores beside NIO's event loops (Benchmarks/README.md, "Storage off the request threads").
+    static let shared = StatementThreads(threads: ProcessInfo.processInfo.activeProcessorCount + 1, name: "sqlite")
 
     private struct State {
         var jobs = JobQueue()
