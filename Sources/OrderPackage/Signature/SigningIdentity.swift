@@ -1,0 +1,101 @@
+import Foundation
+import WalletPrimitives
+
+/// An order type's signing identity — its Order Type ID certificate, the private key and the WWDR
+/// intermediate — checked, before it signs anything, exactly as Wallet will check what it signs.
+///
+/// The check signs a probe manifest and verifies the signature with the verifier's trust store
+/// (Apple's roots and bundled WWDR intermediates, or a deployment's own): one path, the uploads'
+/// path, decides what an authored order's signature must be. A key that does not belong to the
+/// certificate is refused earlier, by ``OrderSigner``.
+///
+/// ```swift
+/// let signer = try OrderSigner(certificate: certificate, privateKey: key, intermediates: [wwdr])
+/// let identity = try SigningIdentity(
+///     orderTypeIdentifier: "order.com.example.shop", signer: signer, verifier: OrderVerifier(), at: Date())
+/// ```
+public struct SigningIdentity: Sendable {
+    public let orderTypeIdentifier: String
+    public let signer: OrderSigner
+    /// When the certificate stops being valid: versions signed after it would be refused.
+    public let notAfter: Date?
+    /// The certificate's subject OU.
+    public let teamIdentifier: String?
+
+    /// - Throws: ``SigningIdentityError``: the certificate is not an Order Type ID certificate, is
+    ///   for another order type, is not valid at `date`, or does not chain to a root `verifier`
+    ///   trusts.
+    public init(
+        orderTypeIdentifier: String, signer: OrderSigner, verifier: OrderVerifier, at date: Date
+    ) throws(SigningIdentityError) {
+        let probe = Data(#"{"order.json":"0000000000000000000000000000000000000000000000000000000000000000"}"#.utf8)
+        let signature: Data
+        do {
+            signature = try signer.sign(manifest: probe, signingTime: date)
+        } catch {
+            throw .cannotSign(reason: error.description)
+        }
+        let outcome = SignatureVerifier(trustStore: verifier.trustStore).verify(
+            signature: signature, manifest: probe, orderTypeIdentifier: orderTypeIdentifier, time: .at(date),
+            now: date)
+        if let refusal = outcome.errors.lazy.compactMap(SigningIdentityError.init(refusing:)).first {
+            throw refusal
+        }
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.signer = signer
+        notAfter = outcome.signer?.notAfter
+        teamIdentifier = outcome.signer?.teamIdentifier
+    }
+}
+
+/// Why a signing identity is refused. Codes are stable (docs/error-codes.md).
+public enum SigningIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The certificate lacks Apple's Order Type ID marks (a Pass Type ID certificate, say).
+    case notOrderTypeCertificate(reason: String)
+    /// The certificate is an Order Type ID certificate for another type.
+    case wrongOrderType(certificate: String, expected: String)
+    /// Not valid at the time of the check.
+    case certificateExpired(reason: String)
+    /// No chain from the certificate, through a WWDR intermediate, to a trusted root.
+    case untrustedChain(reason: String)
+    /// The probe could not be signed or its signature is not what Wallet accepts.
+    case cannotSign(reason: String)
+
+    init?(refusing error: SignatureError) {
+        switch error {
+        case .notOrderTypeCertificate(let reason): self = .notOrderTypeCertificate(reason: reason)
+        case .typeIdentifierMismatch(let certificate, let order):
+            self = .wrongOrderType(certificate: certificate, expected: order)
+        case .certificateExpired: self = .certificateExpired(reason: error.message)
+        case .untrustedChain(let reason): self = .untrustedChain(reason: reason)
+        case .missingSigningTime: return nil
+        default: self = .cannotSign(reason: error.message)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notOrderTypeCertificate(let reason): "the certificate is not an Order Type ID certificate: \(reason)"
+        case .wrongOrderType(let certificate, let expected):
+            "the certificate is for the order type \(certificate.debugDescription), not \(expected.debugDescription)"
+        case .certificateExpired(let reason): "the certificate is not valid now: \(reason)"
+        case .untrustedChain(let reason): "the certificate does not chain to a trusted root: \(reason)"
+        case .cannotSign(let reason): "the identity cannot sign what Wallet accepts: \(reason)"
+        }
+    }
+}
+
+extension SigningIdentityError: WalletError {
+    public var code: String {
+        switch self {
+        case .notOrderTypeCertificate: "signing.notOrderTypeCertificate"
+        case .wrongOrderType: "signing.wrongOrderType"
+        case .certificateExpired: "signing.certificateExpired"
+        case .untrustedChain: "signing.untrustedChain"
+        case .cannotSign: "signing.cannotSign"
+        }
+    }
+
+    public var message: String { description }
+    public var category: ErrorCategory { .invalidInput }
+}
