@@ -15,7 +15,7 @@ struct TracedStorageTests {
         let tracer = InMemoryTracer()
         let backend = try SQLiteBackend(path: SQLiteFixtures.path(), options: .init(tracer: tracer))
         let executor = backend.sqlExecutor
-        try await tracer.withAnySpan("caller") { caller in
+        try await tracer.withAnySpan("caller") { _ in
             _ = try await executor.read { try await $0.integer("SELECT $1 + 1", [.integer(41)]) }
             try await executor.write { try await $0.execute("CREATE TEMP TABLE t (a)", [], reusable: false) }
             try await executor.writeStatements {
@@ -24,7 +24,6 @@ struct TracedStorageTests {
             await #expect(throws: (any Error).self) {
                 try await executor.read { try await $0.execute("SELECT * FROM no_such_table", [], reusable: false) }
             }
-            _ = caller
         }
         let spans = tracer.finishedSpans
         let caller = try #require(spans.first { $0.operationName == "caller" })

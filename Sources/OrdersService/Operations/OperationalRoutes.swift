@@ -31,7 +31,7 @@ struct OperationalRoutes: Sendable {
     }
 
     /// The outboxes' depths are read here, at each scrape: nothing reads them with another backend.
-    @Sendable func exposition(of registry: PrometheusCollectorRegistry) async throws -> Response {
+    func exposition(of registry: PrometheusCollectorRegistry) async throws -> Response {
         if let depth = try? await wallet.pendingPushCount() {
             metrics.setOutboxDepth(depth)
         }

@@ -26,15 +26,16 @@ public struct PrometheusMetricsBackend: MetricsFactory {
     public let registry: PrometheusCollectorRegistry
     /// By metric name (the swift-metrics label).
     public var descriptions: [String: Description]
-    public var defaultDurationBuckets: [Duration] = [
-        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
-    ]
-    public var defaultValueBuckets: [Double] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
+    /// swift-prometheus's own defaults (`PrometheusMetricsFactory`'s), unless set.
+    public var defaultDurationBuckets: [Duration]
+    public var defaultValueBuckets: [Double]
 
     public init(registry: PrometheusCollectorRegistry, descriptions: [String: Description] = [:]) {
         self.registry = registry
         self.descriptions = descriptions
+        let defaults = PrometheusMetricsFactory(registry: registry)
+        defaultDurationBuckets = defaults.defaultDurationHistogramBuckets
+        defaultValueBuckets = defaults.defaultValueHistogramBuckets
     }
 
     private func name(_ label: String) -> MetricNameDescriptor {

@@ -46,7 +46,7 @@ public struct ServiceMetrics: Sendable {
     }
 
     /// The service's metric names (Prometheus's conventions: `orders_` first, the unit last).
-    package enum Name {
+    enum Name {
         static let pushOutboxDepth = "orders_push_outbox_depth"
         static let deliveryOutboxDepth = "orders_delivery_outbox_depth"
         static let droppedLogLines = "orders_log_dropped_lines_total"

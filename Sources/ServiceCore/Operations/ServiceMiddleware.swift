@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import OrdersWebProtocol
 import Tracing
+import WalletOrders
 import WalletPrimitives
 import WalletWire
 
@@ -27,8 +28,7 @@ package struct ServiceMiddleware: RouterMiddleware {
     /// `tracer` nil: the one bootstrapped with `InstrumentationSystem`, if any.
     package init(metrics: ServiceMetrics, tracer: (any Tracer)? = nil, routes: RouteTable) {
         self.metrics = metrics
-        let tracer = tracer ?? InstrumentationSystem.tracer
-        self.tracer = tracer is NoOpTracer ? nil : tracer
+        self.tracer = EffectiveTracer.resolve(tracer)
         self.routes = routes
     }
 

@@ -16,8 +16,7 @@ package struct TracedSQLExecutor: SQLExecutor {
     /// `executor` with spans of `tracer` — of the tracer bootstrapped with `InstrumentationSystem`
     /// when nil. `executor` itself when that tracer is the no-op one: no spans, no cost.
     package static func wrapping(_ executor: any SQLExecutor, tracer: (any Tracer)?, system: String) -> any SQLExecutor {
-        let tracer = tracer ?? InstrumentationSystem.tracer
-        guard !(tracer is NoOpTracer) else { return executor }
+        guard let tracer = EffectiveTracer.resolve(tracer) else { return executor }
         return TracedSQLExecutor(base: executor, tracer: tracer, system: system)
     }
 
