@@ -61,6 +61,15 @@ public enum TestPostgresPair {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process's: the servers the script starts would inherit every
+        // descriptor not marked close-on-exec (pipes, sockets) and, with ~950 of them, PostgreSQL
+        // refused to start ("insufficient file descriptors … System allows 44, we need at least 58").
+        // (glibc's closefrom action is not visible to Swift; closing one that another thread
+        // closed meanwhile is no error in glibc's posix_spawn.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         let arguments = ["/bin/bash", script, command, directory] + extra
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
