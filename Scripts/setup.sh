@@ -16,7 +16,7 @@
 #     front of `orders serve` (never Debian's own instance)
 set -euo pipefail
 packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
-  pgbouncer chromium chromium-driver fonts-noto-cjk wrk nginx)
+  pgbouncer chromium chromium-driver fonts-noto-cjk wrk nginx softhsm2 libengine-pkcs11-openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

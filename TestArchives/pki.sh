@@ -56,3 +56,5 @@ ORDER_TYPE=$shop issue untrusted "/UID=$shop/CN=Order Type ID: $shop/OU=ABCDE123
 rm -rf ca openssl.cnf
 # A second certificate for the WWDR CA's key, without the marker (candidate chains).
 ../pki-twin.sh
+# The order identity as PKCS#12 files (signing identities, SigningKeyLocationTests).
+../pki-pkcs12.sh

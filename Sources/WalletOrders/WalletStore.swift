@@ -37,6 +37,7 @@ public final class WalletStore: Sendable {
     let clientOrders: OrderStore
     /// What ``authenticateAPIKey(_:)`` read, kept for ``WalletConfiguration/apiKeyStaleness``.
     let apiKeyCache: APIKeyCache
+    let signingIdentityCache = SigningIdentityCache()
 
     var access: any AccessRepository { backend.access }
     var finance: any FinanceDataRepository { backend.finance }

@@ -13,6 +13,7 @@ package struct SQLRepositories: Sendable {
     package let apiKeys: SQLAPIKeyRepository
     package let consent: SQLConsentRepository
     package let backgroundDelivery: SQLBackgroundDeliveryRepository
+    package let signingIdentities: SQLSigningIdentityRepository
 
     package init(executor: any SQLExecutor) {
         access = SQLAccessRepository(executor: executor)
@@ -23,6 +24,7 @@ package struct SQLRepositories: Sendable {
         apiKeys = SQLAPIKeyRepository(executor: executor)
         consent = SQLConsentRepository(executor: executor)
         backgroundDelivery = SQLBackgroundDeliveryRepository(executor: executor)
+        signingIdentities = SQLSigningIdentityRepository(executor: executor)
     }
 }
 
@@ -58,6 +60,7 @@ extension SQLStorageBackend {
     public var apiKeys: any APIKeyRepository { repositories.apiKeys }
     public var consent: any ConsentRepository { repositories.consent }
     public var backgroundDelivery: any BackgroundDeliveryRepository { repositories.backgroundDelivery }
+    public var signingIdentities: any SigningIdentityRepository { repositories.signingIdentities }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: sqlExecutor, body)

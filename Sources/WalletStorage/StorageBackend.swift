@@ -29,6 +29,9 @@ public protocol StorageBackend: Sendable {
     var consent: any ConsentRepository { get }
     /// Clients' background-delivery endpoints, the decisions to wake them, and their outbox.
     var backgroundDelivery: any BackgroundDeliveryRepository { get }
+    /// The signing identities the service signs authored orders with: certificates and where
+    /// their keys are, never the keys.
+    var signingIdentities: any SigningIdentityRepository { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those

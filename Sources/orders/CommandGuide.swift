@@ -102,6 +102,19 @@ enum CommandGuide {
         "keys revoke": Entry(
             examples: ["orders keys revoke 3f2a9c0b1d2e4f5a"],
             exits: "Exit status: 0 revoked, 1 no such key, 2 usage or store error."),
+        "signing add": Entry(
+            examples: [
+                "orders signing add --order-type com.merchant.order --certificate order.pem --key order.key",
+                "orders signing add --order-type com.merchant.order --key identity.p12 --passphrase-env ORDER_KEY_PASSPHRASE",
+                "orders signing add --order-type com.merchant.order --certificate order.pem --pkcs11-uri 'pkcs11:token=shop;object=order-key' --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --passphrase-file /run/secrets/pin",
+            ],
+            exits:
+                "Exit status: 0 stored, 1 refused (not an Order Type ID certificate for the type, expired, untrusted, not the key's, or a secret in the URI), 2 usage, I/O or store error."
+        ),
+        "signing list": Entry(examples: ["orders signing list --json"], exits: operatorCommand),
+        "signing remove": Entry(
+            examples: ["orders signing remove --order-type com.merchant.order"],
+            exits: "Exit status: 0 removed, 1 no identity for the type, 2 usage or store error."),
         "migrate": Entry(examples: ["orders migrate --from sqlite:orders.sqlite --to postgres://wallet@db.internal/wallet"]),
         "owner set-password": Entry(
             examples: [

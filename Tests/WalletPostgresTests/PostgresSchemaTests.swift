@@ -42,7 +42,7 @@ struct PostgresSchemaTests {
         #expect(
             try await Self.column("SELECT version::text || ' ' || name FROM walletSchema ORDER BY version", in: url) == [
                 "0 walletSchema", "1 initial", "2 finance.v3", "3 orders.v3", "4 core.v3", "5 finance.v4",
-                "6 orders.v4", "7 core.v4", "8 core.v5", "9 finance.v5",
+                "6 orders.v4", "7 core.v4", "8 core.v5", "9 finance.v5", "10 orders.v5",
             ])
     }
 
@@ -57,7 +57,7 @@ struct PostgresSchemaTests {
         }
         #expect(
             try await Self.column("SELECT version::text FROM walletSchema ORDER BY version", in: url) == [
-                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
             ])
         #expect(try await Self.column("SELECT count(*)::text FROM storeInfo", in: url) == ["1"])
     }
@@ -78,7 +78,7 @@ struct PostgresSchemaTests {
         #expect(
             try await Self.column("SELECT name FROM walletSchema ORDER BY version", in: url) == [
                 "walletSchema", "initial", "finance.v3", "orders.v3", "core.v3", "finance.v4", "orders.v4", "core.v4",
-                "core.v5", "finance.v5", "fromTheFuture",
+                "core.v5", "finance.v5", "orders.v5", "fromTheFuture",
             ])
     }
 

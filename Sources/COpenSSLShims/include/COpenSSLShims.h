@@ -1,13 +1,19 @@
 #ifndef WALLET_ORDERS_COPENSSL_SHIMS_H
 #define WALLET_ORDERS_COPENSSL_SHIMS_H
 
-// Function wrappers for OpenSSL *macros* that Swift cannot import. Nothing else belongs here:
-// all logic lives in Swift.
+// Function wrappers for OpenSSL *macros* that Swift cannot import, and one-to-one wrappers of
+// the ENGINE calls a PKCS#11 key needs (deprecated in OpenSSL 3.0, whose replacement, the
+// pkcs11-provider, Debian 12 does not package; wrapped so that Swift sees no deprecated call).
+// Nothing else belongs here: all logic lives in Swift.
 
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/crypto.h>
+#include <openssl/engine.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
+#include <openssl/ui.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -32,5 +38,18 @@ static inline unsigned long wo_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
 
 static inline void wo_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
 static inline long wo_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static inline ENGINE *wo_ENGINE_by_id(const char *id) { return ENGINE_by_id(id); }
+static inline int wo_ENGINE_ctrl_cmd_string(ENGINE *engine, const char *name, const char *argument) {
+    return ENGINE_ctrl_cmd_string(engine, name, argument, 0);
+}
+static inline int wo_ENGINE_init(ENGINE *engine) { return ENGINE_init(engine); }
+static inline int wo_ENGINE_free(ENGINE *engine) { return ENGINE_free(engine); }
+static inline EVP_PKEY *wo_ENGINE_load_private_key(ENGINE *engine, const char *identifier, UI_METHOD *ui) {
+    return ENGINE_load_private_key(engine, identifier, ui, NULL);
+}
+#pragma GCC diagnostic pop
 
 #endif

@@ -20,7 +20,7 @@ public struct OrderSigner: Sendable {
 
     let certificate: X509Certificate
     let privateKey: PrivateKey
-    let intermediates: [X509Certificate]
+    var intermediates: [X509Certificate]
 
     public var signerIdentifier: SignerIdentifier = .issuerAndSerialNumber
     /// Whether to sign the attributes contentType, messageDigest and signingTime (the usual
@@ -55,6 +55,79 @@ public struct OrderSigner: Sendable {
         }
         guard self.privateKey.matches(self.certificate) else { throw .keyDoesNotMatchCertificate }
     }
+
+    /// A signer whose key is where `key` says: a PEM or PKCS#12 file, or a PKCS#11 token.
+    ///
+    /// - Parameters:
+    ///   - certificate: the Order Type ID certificate, PEM or DER; nil when `key` is a PKCS#12
+    ///     file that holds it.
+    ///   - key: where the private key is; its passphrase or PIN is read now, from where it says.
+    ///   - intermediates: certificates to embed (usually Apple's WWDR G4), PEM or DER; when none
+    ///     are given, a PKCS#12 file's other certificates are embedded.
+    public init(certificate: Data?, key: SigningKeyLocation, intermediates: [Data] = []) throws(OrderSignerError) {
+        try key.checkStorable()
+        var bundledCertificate: X509Certificate?
+        var bundledChain: [X509Certificate] = []
+        switch key {
+        case .file(let path, let passphraseSource):
+            let passphrase = try passphraseSource?.read()
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw .invalidPrivateKey(reason: "cannot read \(path)")
+            }
+            if PKCS12Bundle.looksLikePKCS12(contents) {
+                do {
+                    let bundle = try PKCS12Bundle(der: contents, passphrase: passphrase)
+                    privateKey = bundle.privateKey
+                    bundledCertificate = bundle.certificate
+                    bundledChain = bundle.otherCertificates.filter { $0.subjectDescription != $0.issuerDescription }
+                } catch {
+                    throw .invalidPrivateKey(reason: error.description)
+                }
+            } else {
+                do {
+                    privateKey = try PrivateKey(pem: contents, passphrase: passphrase)
+                } catch {
+                    throw .invalidPrivateKey(reason: error.description)
+                }
+            }
+        case .pkcs11(let uri, let module, let pinSource):
+            let pin = try pinSource?.read()
+            do {
+                privateKey = try PKCS11Engine.engine(modulePath: module).privateKey(uri: uri, pin: pin)
+            } catch {
+                throw .invalidPrivateKey(reason: error.description + (pin == nil ? " (no PIN was given)" : ""))
+            }
+        }
+        do {
+            if let certificate {
+                guard let leaf = try X509Certificate.certificates(pemOrDER: certificate).first else {
+                    throw OrderSignerError.invalidCertificate(reason: "no certificate found")
+                }
+                self.certificate = leaf
+            } else if let bundledCertificate {
+                self.certificate = bundledCertificate
+            } else {
+                throw OrderSignerError.invalidCertificate(reason: "no certificate given, and the key's file holds none")
+            }
+            var chain: [X509Certificate] = []
+            for blob in intermediates { chain += try X509Certificate.certificates(pemOrDER: blob) }
+            self.intermediates = intermediates.isEmpty ? bundledChain : chain
+        } catch let error as OrderSignerError {
+            throw error
+        } catch {
+            throw .invalidCertificate(reason: String(describing: error))
+        }
+        guard privateKey.matches(self.certificate) else { throw .keyDoesNotMatchCertificate }
+    }
+
+    /// The certificate, PEM: what a store keeps of it.
+    public var certificatePEM: String { certificate.pem }
+
+    /// The embedded intermediates, PEM, one after the other (empty when there are none).
+    public var intermediatesPEM: String { intermediates.map(\.pem).joined() }
+
+    /// The certificate's SHA-256 fingerprint, lowercase hex.
+    public var certificateSHA256: String { certificate.sha256Fingerprint }
 
     /// The order type identifier the certificate is for, if it carries Apple's marker extension.
     public var orderTypeIdentifier: String? {

@@ -6,6 +6,10 @@ public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidPrivateKey(reason: String)
     case keyDoesNotMatchCertificate
     case signingFailed(reason: String)
+    /// A passphrase or PIN could not be read from where ``SigningKeyLocation`` says it is.
+    case secretUnavailable(source: String, reason: String)
+    /// A PKCS#11 URI carries its PIN (`pin-value`): a store would then hold a secret.
+    case secretInKeyLocation
 
     public var description: String {
         switch self {
@@ -13,6 +17,9 @@ public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidPrivateKey(let reason): "the private key cannot be read: \(reason)"
         case .keyDoesNotMatchCertificate: "the private key does not belong to the signing certificate"
         case .signingFailed(let reason): "signing failed: \(reason)"
+        case .secretUnavailable(let source, let reason): "the secret in \(source) cannot be read: \(reason)"
+        case .secretInKeyLocation:
+            "the PKCS#11 URI carries the PIN (pin-value); name where the PIN is instead (a file or an environment variable)"
         }
     }
 }
@@ -24,6 +31,8 @@ extension OrderSignerError: WalletError {
         case .invalidPrivateKey: "signer.invalidPrivateKey"
         case .keyDoesNotMatchCertificate: "signer.keyMismatch"
         case .signingFailed: "signer.failed"
+        case .secretUnavailable: "signer.secretUnavailable"
+        case .secretInKeyLocation: "signer.secretInKeyLocation"
         }
     }
 

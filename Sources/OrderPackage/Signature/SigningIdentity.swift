@@ -22,12 +22,20 @@ public struct SigningIdentity: Sendable {
     /// The certificate's subject OU.
     public let teamIdentifier: String?
 
+    /// A signer that embeds no intermediate gets the one of `verifier`'s trust store that issued
+    /// its certificate (Apple's WWDR G4, for a certificate from Apple): Wallet expects the
+    /// intermediate in every signature.
+    ///
     /// - Throws: ``SigningIdentityError``: the certificate is not an Order Type ID certificate, is
     ///   for another order type, is not valid at `date`, or does not chain to a root `verifier`
     ///   trusts.
     public init(
         orderTypeIdentifier: String, signer: OrderSigner, verifier: OrderVerifier, at date: Date
     ) throws(SigningIdentityError) {
+        var signer = signer
+        if signer.intermediates.isEmpty {
+            signer.intermediates = Array(verifier.trustStore.intermediates.filter { $0.issued(signer.certificate) }.prefix(1))
+        }
         let probe = Data(#"{"order.json":"0000000000000000000000000000000000000000000000000000000000000000"}"#.utf8)
         let signature: Data
         do {
@@ -60,6 +68,8 @@ public enum SigningIdentityError: Error, Sendable, Equatable, CustomStringConver
     case untrustedChain(reason: String)
     /// The probe could not be signed or its signature is not what Wallet accepts.
     case cannotSign(reason: String)
+    /// A store holds no identity for the order type.
+    case notFound(orderTypeIdentifier: String)
 
     init?(refusing error: SignatureError) {
         switch error {
@@ -81,6 +91,7 @@ public enum SigningIdentityError: Error, Sendable, Equatable, CustomStringConver
         case .certificateExpired(let reason): "the certificate is not valid now: \(reason)"
         case .untrustedChain(let reason): "the certificate does not chain to a trusted root: \(reason)"
         case .cannotSign(let reason): "the identity cannot sign what Wallet accepts: \(reason)"
+        case .notFound(let type): "no signing identity for the order type \(type.debugDescription)"
         }
     }
 }
@@ -93,9 +104,13 @@ extension SigningIdentityError: WalletError {
         case .certificateExpired: "signing.certificateExpired"
         case .untrustedChain: "signing.untrustedChain"
         case .cannotSign: "signing.cannotSign"
+        case .notFound: "signing.notFound"
         }
     }
 
     public var message: String { description }
-    public var category: ErrorCategory { .invalidInput }
+    public var category: ErrorCategory {
+        if case .notFound = self { return .notFound }
+        return .invalidInput
+    }
 }

@@ -42,6 +42,22 @@ enum PostgresSchema {
         // SQLite's finance.v5: a deletion's earliest date, for the grant's date filter.
         PostgresMigration(
             version: 9, name: "finance.v5", statements: ["ALTER TABLE financeChanges ADD COLUMN earliestDate BIGINT"]),
+        // SQLite's orders.v5: signing identities (the certificate and where the key is).
+        PostgresMigration(
+            version: 10, name: "orders.v5",
+            statements: [
+                """
+                CREATE TABLE signingIdentities (
+                    orderTypeIdentifier TEXT COLLATE "C" PRIMARY KEY,
+                    teamIdentifier TEXT COLLATE "C" NOT NULL,
+                    certificate TEXT COLLATE "C" NOT NULL,
+                    intermediates TEXT COLLATE "C" NOT NULL,
+                    certificateSHA256 TEXT COLLATE "C" NOT NULL,
+                    keyLocation TEXT COLLATE "C" NOT NULL,
+                    notAfter BIGINT NOT NULL,
+                    addedAt BIGINT NOT NULL)
+                """
+            ]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

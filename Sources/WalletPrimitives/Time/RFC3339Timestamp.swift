@@ -34,6 +34,20 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         self.text = Self.format(seconds: seconds, microseconds: fraction)
     }
 
+    /// The instant `milliseconds` after 1970 in UTC, written with milliseconds when it has a fraction.
+    public init(millisecondsSinceEpoch milliseconds: Int64) {
+        let seconds = milliseconds.floorDivided(by: 1_000)
+        let fraction = milliseconds - seconds * 1_000
+        self.secondsSinceEpoch = seconds
+        self.nanoseconds = Int32(fraction * 1_000_000)
+        self.text = Self.format(seconds: seconds, microseconds: fraction * 1_000)
+    }
+
+    /// Milliseconds since 1970, rounded toward the past.
+    public var millisecondsSinceEpoch: Int64 {
+        secondsSinceEpoch * 1_000 + Int64(nanoseconds / 1_000_000)
+    }
+
     /// The instant as a `Date` (sub-microsecond precision may be lost).
     public var date: Date {
         Date(timeIntervalSince1970: TimeInterval(secondsSinceEpoch) + TimeInterval(nanoseconds) / 1e9)

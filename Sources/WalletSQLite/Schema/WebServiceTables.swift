@@ -88,5 +88,23 @@ enum WebServiceTables {
                     );
                     """)
         }
+
+        // The signing identities authored orders are signed with (issue 43): the certificate,
+        // its intermediates and where the key is — a path or a PKCS#11 URI, never the key.
+        migrator.registerMigration("orders.v5") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE signingIdentities (
+                        orderTypeIdentifier TEXT PRIMARY KEY NOT NULL,
+                        teamIdentifier TEXT NOT NULL,
+                        certificate TEXT NOT NULL,
+                        intermediates TEXT NOT NULL,
+                        certificateSHA256 TEXT NOT NULL,
+                        keyLocation TEXT NOT NULL,
+                        notAfter INTEGER NOT NULL,
+                        addedAt INTEGER NOT NULL
+                    )
+                    """)
+        }
     }
 }

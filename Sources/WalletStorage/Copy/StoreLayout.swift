@@ -19,6 +19,12 @@ package enum StoreLayout {
         CopiedTable("clientOrderTypes", ["client", "orderTypeIdentifier"], keyLength: 2),
         CopiedTable("historyCursors", ["id", "client", "stream", "createdAt"]),
         CopiedTable("apiKeys", ["identifier", "name", "secretDigest", "createdAt", "revokedAt"]),
+        CopiedTable(
+            "signingIdentities",
+            [
+                "orderTypeIdentifier", "teamIdentifier", "certificate", "intermediates", "certificateSHA256", "keyLocation",
+                "notAfter", "addedAt",
+            ]),
         // The owner's password and the registered clients with their tokens; sessions, codes,
         // sign-in attempts and trusted browsers are not carried (the owner signs in again).
         CopiedTable("ownerCredential", ["id", "passwordHash", "changedAt"]),

@@ -1,9 +1,15 @@
 import COpenSSL
 import Foundation
 
-/// An owned OpenSSL `EVP_PKEY` read from PEM (PKCS#8 or traditional; optionally encrypted).
+/// An owned OpenSSL `EVP_PKEY`: read from PEM (PKCS#8 or traditional; optionally encrypted), from
+/// a PKCS#12 file (``PKCS12Bundle``) or through a PKCS#11 token (``PKCS11Engine``).
 final class PrivateKey: @unchecked Sendable {
     let pointer: OpaquePointer
+
+    /// Takes ownership of one reference to `pointer`.
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
 
     init(pem: Data, passphrase: String? = nil) throws(OpenSSLError) {
         OpenSSLError.clearQueue()

@@ -67,6 +67,17 @@ final class X509Certificate: @unchecked Sendable {
         return Data(bytes: buffer, count: Int(length))
     }
 
+    /// The PEM encoding: base64 of the DER in lines of 64, between the CERTIFICATE lines.
+    var pem: String {
+        let base64 = derBytes.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+    }
+
+    /// Whether this certificate's name and key identifiers say it issued `subject` (no signature check).
+    func issued(_ subject: X509Certificate) -> Bool {
+        X509_check_issued(pointer, subject.pointer) == X509_V_OK
+    }
+
     /// Lowercase hex SHA-256 of the DER encoding.
     var sha256Fingerprint: String {
         SHA256Digest.hex(of: derBytes)

@@ -1,0 +1,89 @@
+import Foundation
+import OrderPackage
+import OrderStorage
+import WalletCore
+
+/// Signing identities: the certificates and keys the store signs authored orders with, one per
+/// order type. The store keeps the certificate and where the key is (``SigningKeyLocation``),
+/// never the key, its passphrase or its PIN.
+///
+/// ```swift
+/// let added = try await wallet.addSigningIdentity(
+///     orderTypeIdentifier: "order.com.example.shop",
+///     certificate: Data(contentsOf: certificateURL),
+///     key: .pkcs11(uri: "pkcs11:token=shop;object=order-key", module: nil, pin: .environment(name: "SHOP_PIN")),
+///     intermediates: [Data(contentsOf: wwdrURL)])
+/// let identity = try await wallet.signingIdentity(for: "order.com.example.shop")
+/// ```
+extension WalletStore {
+    /// Checks an identity as Wallet will check what it signs and stores it, replacing the type's
+    /// previous one.
+    ///
+    /// - Throws: `OrderSignerError` when the certificate or key cannot be read, the key is not the
+    ///   certificate's (`signer.keyMismatch`) or a secret is misplaced; ``SigningIdentityError``
+    ///   when the certificate is not an Order Type ID certificate for the type, is not valid now,
+    ///   or does not chain to a root the store's verifier trusts.
+    public func addSigningIdentity(
+        orderTypeIdentifier: String, certificate: Data?, key: SigningKeyLocation, intermediates: [Data] = []
+    ) async throws -> AddedSigningIdentity {
+        try await control.checkUsable(.orders, for: "addSigningIdentity")
+        let signer = try OrderSigner(certificate: certificate, key: key, intermediates: intermediates)
+        let now = configuration.clock()
+        let identity = try SigningIdentity(
+            orderTypeIdentifier: orderTypeIdentifier, signer: signer, verifier: configuration.verifier, at: now)
+        let row = StoredSigningIdentity(
+            orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: identity.teamIdentifier ?? "",
+            certificatePEM: signer.certificatePEM, intermediatesPEM: signer.intermediatesPEM,
+            certificateSHA256: signer.certificateSHA256, key: key, notAfter: identity.notAfter ?? .distantFuture,
+            addedAt: now)
+        let replaced = try await backend.signingIdentities.put(row)
+        signingIdentityCache.keep(identity, for: row)
+        return AddedSigningIdentity(identity: row, replacedAnother: replaced)
+    }
+
+    /// Every identity the store holds, by order type.
+    public func signingIdentities() async throws -> [StoredSigningIdentity] {
+        try await backend.signingIdentities.identities()
+    }
+
+    /// Removes the identity of `orderTypeIdentifier`.
+    ///
+    /// - Throws: ``SigningIdentityError/notFound(orderTypeIdentifier:)`` when there is none.
+    public func removeSigningIdentity(orderTypeIdentifier: String) async throws {
+        guard try await backend.signingIdentities.remove(orderTypeIdentifier: orderTypeIdentifier) else {
+            throw SigningIdentityError.notFound(orderTypeIdentifier: orderTypeIdentifier)
+        }
+        signingIdentityCache.forget(orderTypeIdentifier)
+    }
+
+    /// The identity that signs `orderTypeIdentifier`'s orders, its key loaded once and kept while
+    /// the stored identity stays the same (one read of the store per call, so that a removal or
+    /// replacement by another process counts at once).
+    ///
+    /// - Throws: ``SigningIdentityError/notFound(orderTypeIdentifier:)`` when the store holds none;
+    ///   the errors of ``addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:)``
+    ///   when the key can no longer be loaded or the certificate has expired since.
+    public func signingIdentity(for orderTypeIdentifier: String) async throws -> SigningIdentity {
+        guard let row = try await backend.signingIdentities.identity(orderTypeIdentifier: orderTypeIdentifier) else {
+            throw SigningIdentityError.notFound(orderTypeIdentifier: orderTypeIdentifier)
+        }
+        if let kept = signingIdentityCache.identity(for: row), kept.notAfter.map({ $0 > configuration.clock() }) ?? true {
+            return kept
+        }
+        let signer = try OrderSigner(
+            certificate: Data(row.certificatePEM.utf8), key: row.key,
+            intermediates: row.intermediatesPEM.isEmpty ? [] : [Data(row.intermediatesPEM.utf8)])
+        let identity = try SigningIdentity(
+            orderTypeIdentifier: orderTypeIdentifier, signer: signer, verifier: configuration.verifier,
+            at: configuration.clock())
+        signingIdentityCache.keep(identity, for: row)
+        return identity
+    }
+}
+
+/// What ``WalletStore/addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:)`` stored.
+public struct AddedSigningIdentity: Sendable, Hashable {
+    public let identity: StoredSigningIdentity
+    /// Whether the order type had an identity, now replaced.
+    public let replacedAnother: Bool
+}

@@ -1,0 +1,162 @@
+import Foundation
+import TestArchiveTable
+import Testing
+
+/// `orders signing add|list|remove` (issue 43, item 1): each refusal with its code and exit
+/// status, keys named by file or PKCS#11 URI (SoftHSM2) and never stored, secrets never printed.
+@Suite("orders signing")
+struct SigningCommandTests {
+    static let type = "order.com.example.shop"
+
+    static func pki(_ name: String) -> String {
+        TestArchiveTable.directory.appendingPathComponent("pki/\(name)").path
+    }
+
+    static func add(
+        _ workspace: StoreWorkspace, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws
+        -> OrdersProcess.Result
+    {
+        try await workspace.run(
+            ["signing", "add"] + arguments + ["--trust-root", TestArchiveTable.testRoot.path], environment: environment)
+    }
+
+    @Test(
+        "refusals: exit 1 with the code, nothing stored",
+        arguments: [
+            (
+                ["--order-type", type, "--certificate", pki("pass-type.pem"), "--key", pki("pass-type.key")],
+                "signing.notOrderTypeCertificate"
+            ),
+            (
+                ["--order-type", "order.com.example.other", "--certificate", pki("order.pem"), "--key", pki("order.key")],
+                "signing.wrongOrderType"
+            ),
+            (
+                ["--order-type", type, "--certificate", pki("expired.pem"), "--key", pki("expired.key")],
+                "signing.certificateExpired"
+            ),
+            (
+                [
+                    "--order-type", type, "--certificate", pki("untrusted.pem"), "--key", pki("untrusted.key"), "--intermediate",
+                    pki("untrusted-wwdr.pem"),
+                ],
+                "signing.untrustedChain"
+            ),
+            (["--order-type", type, "--certificate", pki("order.pem"), "--key", pki("other-type.key")], "signer.keyMismatch"),
+            (
+                [
+                    "--order-type", type, "--certificate", pki("order.pem"), "--pkcs11-uri",
+                    "pkcs11:token=orders;object=order-key;pin-value=1234",
+                ],
+                "signer.secretInKeyLocation"
+            ),
+            (
+                ["--order-type", type, "--key", pki("order.p12"), "--passphrase-env", "WALLET_ORDERS_UNSET"],
+                "signer.secretUnavailable"
+            ),
+            (["--order-type", type, "--key", pki("order.p12")], "signer.invalidPrivateKey"),
+        ])
+    func refused(_ arguments: [String], _ code: String) async throws {
+        let workspace = try StoreWorkspace()
+        let chain =
+            arguments.contains("--intermediate") || arguments.contains(Self.pki("order.p12"))
+            ? [] : ["--intermediate", Self.pki("wwdr.pem")]
+        let result = try await Self.add(workspace, arguments + chain)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("orders: \(code): "), "\(result.stderr)")
+        let listed = try await workspace.run(["signing", "list", "--json"])
+        #expect(listed.status == 0 && listed.stdout.isEmpty, "\(listed.stdout)\(listed.stderr)")
+    }
+
+    @Test("usage errors: exit 2")
+    func usage() async throws {
+        let workspace = try StoreWorkspace()
+        for arguments in [
+            ["--order-type", Self.type, "--certificate", Self.pki("order.pem")],
+            ["--order-type", Self.type, "--key", Self.pki("order.key"), "--pkcs11-uri", "pkcs11:object=k"],
+            ["--order-type", Self.type, "--key", Self.pki("order.key"), "--pkcs11-module", "/m.so"],
+            ["--order-type", Self.type, "--pkcs11-uri", "pkcs11:object=k"],
+            ["--order-type", Self.type, "--key", Self.pki("order.p12"), "--passphrase-env", "A", "--passphrase-file", "b"],
+        ] {
+            let result = try await Self.add(workspace, arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        }
+        let unreadable = try await Self.add(
+            workspace, ["--order-type", Self.type, "--certificate", "/nonexistent.pem", "--key", Self.pki("order.key")])
+        #expect(unreadable.status == 2 && unreadable.stderr.contains("/nonexistent.pem"), "\(unreadable.stderr)")
+    }
+
+    @Test("a PKCS#12 file with its passphrase in a variable: added, listed without the secret, replaced, removed")
+    func pkcs12Lifecycle() async throws {
+        let workspace = try StoreWorkspace()
+        let secret = ["ORDER_KEY_PASSPHRASE": "wallet-orders"]
+        let added = try await Self.add(
+            workspace, ["--order-type", Self.type, "--key", Self.pki("order.p12"), "--passphrase-env", "ORDER_KEY_PASSPHRASE"],
+            environment: secret)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout == "added \(Self.type) (team ABCDE12345, valid until 2055-12-31T23:59:59Z)\n")
+
+        let json = try await workspace.run(["signing", "list", "--json"])
+        #expect(json.lines.count == 1)
+        #expect(
+            json.stdout.contains(#""key":"file \#(Self.pki("order.p12")), passphrase from $ORDER_KEY_PASSPHRASE""#),
+            "\(json.stdout)")
+        #expect(json.stdout.contains(#""orderTypeIdentifier":"order.com.example.shop""#))
+        let table = try await workspace.run(["signing", "list"])
+        #expect(table.lines.first?.hasPrefix("ORDER TYPE") == true && table.stdout.contains("ABCDE12345"))
+
+        let replaced = try await Self.add(
+            workspace,
+            [
+                "--order-type", Self.type, "--certificate", "order.pem", "--key", "order.key", "--intermediate",
+                Self.pki("wwdr.pem"), "--json",
+            ]
+            .map { $0 == "order.pem" || $0 == "order.key" ? Self.pki($0) : $0 })
+        #expect(replaced.status == 0 && replaced.stdout.contains(#""replacedAnother":true"#), "\(replaced.stderr)")
+
+        let everything = [added, json, table, replaced].map { $0.stdout + $0.stderr }.joined()
+        #expect(!everything.contains("wallet-orders\""), "no secret printed")
+        let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
+        #expect(database.range(of: Data("wallet-orders".utf8)) == nil, "no passphrase stored")
+        #expect(database.range(of: Data("BEGIN PRIVATE KEY".utf8)) == nil, "no key stored")
+
+        let removed = try await workspace.run(["signing", "remove", "--order-type", Self.type])
+        #expect(removed.status == 0 && removed.stdout == "removed the signing identity of \(Self.type)\n")
+        let again = try await workspace.run(["signing", "remove", "--order-type", Self.type])
+        #expect(again.status == 1 && again.stderr.hasPrefix("orders: signing.notFound: "), "\(again.stderr)")
+    }
+
+    @Test("a key in a SoftHSM2 token, through OpenSSL's pkcs11 engine: checked by signing with it; a wrong PIN is refused")
+    func pkcs11() async throws {
+        let token = try SoftHSMToken()
+        let workspace = try StoreWorkspace()
+        let base = [
+            "--order-type", Self.type, "--certificate", Self.pki("order.pem"), "--intermediate", Self.pki("wwdr.pem"),
+            "--pkcs11-uri", token.keyURI, "--pkcs11-module", SoftHSMToken.module,
+        ]
+        let added = try await Self.add(
+            workspace, base + ["--passphrase-file", token.pinFile, "--json"], environment: token.environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(
+            added.stdout.contains(#""key":"\#(token.keyURI) via \#(SoftHSMToken.module), PIN from file \#(token.pinFile)""#),
+            "\(added.stdout)")
+        #expect(added.stderr.isEmpty, "libp11 prints nothing of its own: \(added.stderr)")
+
+        let wrongPIN = try await Self.add(
+            workspace, base + ["--passphrase-env", "PIN"], environment: token.environment.merging(["PIN": "0000"]) { $1 })
+        #expect(wrongPIN.status == 1 && wrongPIN.stderr.hasPrefix("orders: signer.invalidPrivateKey: "), "\(wrongPIN.stderr)")
+        let noPIN = try await Self.add(workspace, base, environment: token.environment)
+        #expect(noPIN.status == 1 && noPIN.stderr.contains("(no PIN was given)"), "\(noPIN.stderr)")
+        let otherKey = try await Self.add(
+            workspace,
+            base.map { $0 == Self.pki("order.pem") ? Self.pki("other-type.pem") : $0 } + ["--passphrase-file", token.pinFile],
+            environment: token.environment)
+        #expect(otherKey.status == 1 && otherKey.stderr.hasPrefix("orders: signer.keyMismatch: "), "\(otherKey.stderr)")
+
+        let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
+        #expect(database.range(of: Data(SoftHSMToken.pin.utf8)) == nil, "no PIN stored")
+        let listed = try await workspace.run(["signing", "list", "--json"])
+        #expect(listed.lines.count == 1 && listed.stdout.contains(token.keyURI))
+    }
+}
