@@ -18,12 +18,17 @@ package struct MerchantRoutes: Sendable {
 
     let wallet: WalletStore
     let limits: ServiceLimits
+    /// The `webServiceURL` authored orders get when they name none.
+    let serviceURL: String?
 
     static let archiveMediaTypes = ["application/vnd.apple.finance.order", "application/octet-stream"]
 
-    package init(wallet: WalletStore, limits: ServiceLimits) {
+    /// - Parameter serviceURL: the `webServiceURL` authored orders get when they name none (the
+    ///   service's public URL and base path); nil leaves it absent.
+    package init(wallet: WalletStore, limits: ServiceLimits, serviceURL: String? = nil) {
         self.wallet = wallet
         self.limits = limits
+        self.serviceURL = serviceURL
     }
 
     package func add(to router: Router<Context>, table: RouteTable) {
@@ -37,18 +42,16 @@ package struct MerchantRoutes: Sendable {
         table.add(.get, "", prefix: prefix, to: orders, use: listOrders)
         table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: containsOrder)
         table.add(.delete, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: removeOrder)
+        let content = OrderContentRoutes(wallet: wallet, limits: limits, serviceURL: serviceURL)
+        table.add(.put, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.replace)
+        table.add(.patch, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.patch)
     }
 
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
     /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
     @Sendable func saveOrder(_ request: Request, context: MerchantContext) async throws -> Response {
         let store = financeStore(context)
-        if let type = request.headers[.contentType] {
-            let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-            guard Self.archiveMediaTypes.contains(essence) else {
-                throw ServiceRequestError.unsupportedMediaType(type, accepted: Self.archiveMediaTypes)
-            }
-        }
+        try OrderContentRoutes.requireMediaType(request, accepted: Self.archiveMediaTypes)
         let archive = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
         switch store.prepareOrder(signedArchive: archive) {

@@ -66,6 +66,12 @@ public struct OrderPackageBuilder: Sendable {
         try build(files: Self.readSources(directory))
     }
 
+    /// The regular files under `directory` by their path inside it, as ``build(directory:)``
+    /// packages them (metadata files skipped, symbolic links refused).
+    public static func sources(in directory: URL) throws(OrderPackageBuilderError) -> [String: Data] {
+        try readSources(directory)
+    }
+
     static func readSources(_ directory: URL) throws(OrderPackageBuilderError) -> [String: Data] {
         let root = directory.standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false

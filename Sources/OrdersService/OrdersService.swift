@@ -107,7 +107,9 @@ public struct OrdersService: Sendable {
             webService: wallet.webService, archives: archives,
             rendered: RenderedOrderCache(byteLimit: configuration.limits.archiveCacheSize)
         ).add(to: router, table: table)
-        MerchantRoutes(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
+        MerchantRoutes(
+            wallet: wallet, limits: configuration.limits, serviceURL: configuration.publicURL.map { $0 + base + "/" }
+        ).add(to: router, table: table)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
         // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.
         FinancePages(wallet: wallet).add(to: router, table: table)

@@ -252,7 +252,7 @@ public final class FinanceStore: Sendable {
 
     /// Checks orders are usable; false when the client is not entitled to the order type, which
     /// FinanceKit reports as `.notFound` rather than an error.
-    private func mayContain(_ identifier: FullyQualifiedOrderIdentifier, for operation: String = #function) async throws -> Bool {
+    func mayContain(_ identifier: FullyQualifiedOrderIdentifier, for operation: String = #function) async throws -> Bool {
         try wallet.control.checkAvailable(.orders, for: operation)
         let access = try await wallet.access.orderTypeAccess(of: client, to: identifier.orderTypeIdentifier)
         try wallet.control.checkNotRestricted(.orders, restrictedSince: access.restrictedSince)

@@ -111,6 +111,14 @@ enum CommandGuide {
             exits:
                 "Exit status: 0 stored, 1 refused (not an Order Type ID certificate for the type, expired, untrusted, not the key's, or a secret in the URI), 2 usage, I/O or store error."
         ),
+        "author": Entry(
+            examples: [
+                "orders author --type com.merchant.order --id ORDER-123 order.json --resources order-folder",
+                "orders author --type com.merchant.order --id ORDER-123 --patch status-completed.json --json",
+            ],
+            exits:
+                "Exit status: 0 authored, 1 refused (invalid content, a field the service owns, a patch of no stored order, no signing identity), 2 usage, I/O or store error."
+        ),
         "signing list": Entry(examples: ["orders signing list --json"], exits: operatorCommand),
         "signing remove": Entry(
             examples: ["orders signing remove --order-type com.merchant.order"],

@@ -22,7 +22,8 @@ struct Orders: AsyncParsableCommand {
             VerifyCommand.self, AddCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self,
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
             AccessCommand.self, RestrictCommand.self, DoctorCommand.self, ServeCommand.self, KeysCommand.self,
-            SigningCommand.self, MigrateCommand.self, OwnerCommand.self, PreviewCommand.self, LinkCommand.self,
+            SigningCommand.self, AuthorCommand.self, MigrateCommand.self, OwnerCommand.self, PreviewCommand.self,
+            LinkCommand.self,
         ]
     )
 

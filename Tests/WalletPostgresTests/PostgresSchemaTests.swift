@@ -56,7 +56,8 @@ struct PostgresSchemaTests {
             try await group.waitForAll()
         }
         #expect(
-            try await Self.column("SELECT version::text FROM walletSchema ORDER BY version", in: url) == [
+            // `AS step`: ORDER BY `version` would name the text output column and sort "10" before "2".
+            try await Self.column("SELECT version::text AS step FROM walletSchema ORDER BY version", in: url) == [
                 "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
             ])
         #expect(try await Self.column("SELECT count(*)::text FROM storeInfo", in: url) == ["1"])

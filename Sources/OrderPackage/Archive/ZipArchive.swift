@@ -56,6 +56,15 @@ public struct ZipArchive: Sendable {
         indexByName = index
     }
 
+    /// Files already in memory, as a package's would be read: for checking content before it is
+    /// packaged (``OrderVerifier/checkUnsigned(files:)``).
+    init(entries: [Entry]) {
+        self.entries = entries
+        var index: [String: Int] = [:]
+        for (position, entry) in entries.enumerated() { index[entry.name] = position }
+        indexByName = index
+    }
+
     /// The contents of the file called `name`, if present.
     public subscript(name: String) -> Data? {
         indexByName[name].map { entries[$0].contents }

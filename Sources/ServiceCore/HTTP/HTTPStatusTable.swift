@@ -42,6 +42,17 @@ public enum HTTPStatusTable {
         "consent.invalidToken": .unauthorized,
         "consent.invalidClient": .unauthorized,
         "consent.signInThrottled": .tooManyRequests,
+        // Authoring (docs/authoring.md): content that is JSON but breaks what the service owns
+        // is refused as an invalid archive is; a type with no signing identity is the service's
+        // state, not the request's; a key that cannot be loaded or a certificate expired since it
+        // was added is the service unable to sign for now.
+        "authoring.identifierMismatch": .unprocessableContent,
+        "authoring.immutableField": .unprocessableContent,
+        "signing.notFound": .conflict,
+        "signer.invalidPrivateKey": .serviceUnavailable,
+        "signer.secretUnavailable": .serviceUnavailable,
+        "signing.certificateExpired": .serviceUnavailable,
+        "signing.untrustedChain": .serviceUnavailable,
     ]
 
     /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`

@@ -36,15 +36,11 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
-    public private(set) var members: [Member]
+    /// Objects in order documents are small, so lookups by key scan rather than hash.
+    public internal(set) var members: [Member]
 
     public init(_ members: [Member] = []) {
         self.members = members
-    }
-
-    /// The value for `key`. Objects in order documents are small, so a linear scan beats hashing.
-    public subscript(key: String) -> JSONValue? {
-        members.first { $0.key == key }?.value
     }
 
     public var keys: [String] {

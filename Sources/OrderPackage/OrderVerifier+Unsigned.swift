@@ -1,0 +1,30 @@
+import Foundation
+
+extension OrderVerifier {
+    /// The content checks of ``verify(_:at:)`` on files not packaged or signed yet — order.json's
+    /// validation and the files it references, each finding at its path with its code — so that
+    /// authoring refuses content before anything is signed. A valid result is then packaged,
+    /// signed and verified whole, as an upload is.
+    ///
+    /// - Parameter files: the package's files by name (order.json, images, `xx.lproj/order.strings`).
+    public func checkUnsigned(files: [String: Data]) -> VerificationReport {
+        var report = VerificationReport(archiveDigest: ArchiveDigest(hex: ""))
+        guard let orderBytes = files[OrderValidator.fileName] else {
+            report.errors.append(ArchiveError.missingFile(OrderValidator.fileName, hint: nil).issue)
+            return report
+        }
+        report.orderJSON = orderBytes
+        let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
+        report.summary = validation.summary
+        let archive = ZipArchive(
+            entries: files.sorted { $0.key < $1.key }.map {
+                ZipArchive.Entry(name: $0.key, contents: $0.value, compression: .deflate)
+            })
+        let resourceProblems = OrderResourceChecker(archive: archive).problems(references: validation.fileReferences)
+        for finding in validation.errors + validation.warnings + resourceProblems {
+            if finding.issueCode.isError { report.errors.append(finding.issue) } else { report.warnings.append(finding.issue) }
+        }
+        report.order = report.errors.isEmpty ? validation.order : nil
+        return report
+    }
+}

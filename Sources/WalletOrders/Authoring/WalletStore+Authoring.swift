@@ -1,0 +1,43 @@
+import Foundation
+import OrderPackage
+import OrderStorage
+import WalletCore
+
+extension WalletStore {
+    /// Authors the next version of an order (its first, for a new one) from JSON, signs it with
+    /// the type's signing identity and saves it through saveOrder, as the operator (docs/authoring.md).
+    ///
+    /// - Parameters:
+    ///   - serviceURL: the `webServiceURL` for orders that name none.
+    /// - Throws: ``OrderPackage/AuthoringError`` (content, ownership, a patch of nothing, contention),
+    ///   `OrderStoreError.invalidArchive` with every finding at its path before anything is signed,
+    ///   `SigningIdentityError.notFound` when no identity signs the type, the errors of saveOrder.
+    public func authorOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, serviceURL: String? = nil
+    ) async throws -> AuthoredOrder {
+        let orders = self.orders
+        return try await OrderAuthoring(
+            wallet: self, serviceURL: serviceURL, readArchive: { try await orders.archive($0) },
+            prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrderWithDecision($0) }
+        ).author(identifier, content: content, uploadedBy: nil)
+    }
+}
+
+extension FinanceStore {
+    /// ``WalletStore/authorOrder(_:content:serviceURL:)`` for this client: only order types it is
+    /// entitled to (others: `FinanceAccessError.notEntitled` before anything is read or signed),
+    /// the version recorded as uploaded by `uploadedBy` (a merchant API key).
+    public func authorOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, serviceURL: String? = nil,
+        uploadedBy: String? = nil
+    ) async throws -> AuthoredOrder {
+        guard try await mayContain(identifier, for: "authorOrder") else {
+            throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
+        }
+        let store = self
+        return try await OrderAuthoring(
+            wallet: wallet, serviceURL: serviceURL, readArchive: { try await store.archive($0) },
+            prepare: { store.prepareOrder(signedArchive: $0) }, save: { try await store.saveOrderWithDecision($0) }
+        ).author(identifier, content: content, uploadedBy: uploadedBy)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import OrderStorage
+import OrdersService
+import Synchronization
+import TestArchiveTable
+import Testing
+import WalletOrders
+import WalletOutbox
+import WalletPrimitives
+
+/// Authoring through the merchant API (issue 43, item 2): `PUT` and `PATCH …/content`, signed with
+/// the type's identity, each version pushed once to the registered device, the answer with Apple
+/// Pay's `orderDetails`.
+@Suite("Merchant API: authoring order content")
+struct OrderContentRoutesTests {
+    /// Every push the drainer sent, in order.
+    final class Pushes: PushSender, Sendable {
+        let sent = Mutex<[PendingPush]>([])
+        func send(_ push: PendingPush) async -> PushDelivery {
+            sent.withLock { $0.append(push) }
+            return .recorded
+        }
+
+        /// Waits (60 s at most) until `count` pushes were sent; then the count.
+        func wait(for count: Int) async throws -> Int {
+            let end = ContinuousClock.now + .seconds(60)
+            while sent.withLock({ $0.count }) < count, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
+            return sent.withLock { $0.count }
+        }
+    }
+
+    static func fixture() async throws -> (ServiceFixture, key: String) {
+        let fixture = try await ServiceFixture.make()
+        _ = try await fixture.wallet.addSigningIdentity(
+            orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
+            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
+            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        let key = try await fixture.wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
+        return (fixture, key.token)
+    }
+
+    static func service(_ fixture: ServiceFixture) -> OrdersService {
+        var logger = Logger(label: "test.serve")
+        logger.logLevel = .error
+        return OrdersService(
+            wallet: fixture.wallet, configuration: .init(logger: logger, publicURL: "https://wallet.example.com"))
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(
+            JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any], "\(String(buffer: response.body))")
+    }
+
+    @Test("PATCH, PATCH, then PUT of a new order: each version pushed once to the registered device; answers with orderDetails")
+    func patchesAndPut() async throws {
+        let (fixture, token) = try await Self.fixture()
+        let pushes = Pushes()
+        var logger = Logger(label: "test.drainer")
+        logger.logLevel = .critical
+        let drainer = OutboxDrainer(
+            outbox: fixture.wallet.backend.pushOutbox, registrations: fixture.wallet.backend.registrations, sender: pushes,
+            configuration: .init(pollInterval: .milliseconds(20)), logger: logger)
+        let app = Self.service(fixture).application(host: "127.0.0.1", port: 0, services: [drainer])
+        try await app.testLive { client in
+            let registered = try await client.executeRequest(
+                uri: ServiceFixture.path("v1", "devices", "phone", "registrations", ServiceFixture.shopType, "ORDER-1"),
+                method: .post, headers: [.authorization: "AppleOrder \(ServiceFixture.token)"],
+                body: ByteBuffer(string: #"{"pushToken":"\#(ServiceFixture.pushToken)"}"#))
+            #expect(registered.status == .created)
+            let merchant: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"]
+            let content = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-1", "content")
+
+            var previous = try #require(RFC3339Timestamp("2026-01-15T09:30:00Z"))
+            for (round, status) in ["completed", "cancelled"].enumerated() {
+                let patched = try await client.executeRequest(
+                    uri: content, method: .patch, headers: merchant, body: ByteBuffer(string: #"{"status":"\#(status)"}"#))
+                #expect(patched.status == .ok, "\(String(buffer: patched.body))")
+                let answer = try Self.json(patched)
+                let updatedAt = try #require(answer["updatedAt"] as? String)
+                let timestamp = try #require(RFC3339Timestamp(updatedAt))
+                #expect(timestamp > previous, "\(updatedAt) after \(previous)")
+                previous = timestamp
+                #expect(answer["firstVersion"] as? Bool == false)
+                #expect((answer["customerPage"] as? String)?.hasPrefix("/orders/") == true)
+                let details = try #require(answer["orderDetails"] as? [String: Any])
+                #expect(details["authenticationToken"] as? String == ServiceFixture.token)
+                #expect(details["webServiceURL"] as? String == "https://shop.example.com/wallet/", "the order's own URL is kept")
+                #expect(try await pushes.wait(for: round + 1) == round + 1)
+                let stored = try #require(
+                    try await fixture.wallet.orders.decodedOrder(
+                        .init(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")))
+                #expect(stored.status.rawValue == status && stored.updatedAt.text == updatedAt)
+            }
+
+            // A new order from JSON alone: no images, so none referenced; the service's token and URL.
+            var fresh = try #require(
+                JSONSerialization.jsonObject(with: TestArchiveTable.data("sources/small/order.json")) as? [String: Any])
+            for key in ["authenticationToken", "webServiceURL", "orderIdentifier", "createdAt", "updatedAt"] { fresh[key] = nil }
+            var merchantInfo = try #require(fresh["merchant"] as? [String: Any])
+            merchantInfo["logo"] = nil
+            fresh["merchant"] = merchantInfo
+            fresh["lineItems"] = try #require(fresh["lineItems"] as? [[String: Any]]).map { item in
+                var item = item
+                item["image"] = nil
+                return item
+            }
+            let put = try await client.executeRequest(
+                uri: ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-NEW", "content"), method: .put,
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: fresh)))
+            #expect(put.status == .created, "\(String(buffer: put.body))")
+            let answer = try Self.json(put)
+            #expect(answer["firstVersion"] as? Bool == true)
+            let details = try #require(answer["orderDetails"] as? [String: Any])
+            #expect(details["orderIdentifier"] as? String == "ORDER-NEW")
+            #expect((details["authenticationToken"] as? String)?.utf8.count == 32)
+            #expect(details["webServiceURL"] as? String == "https://wallet.example.com/", "the service's public URL")
+            let saved = try #require(
+                try await fixture.wallet.orders.order(
+                    .init(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-NEW")))
+            #expect(saved.archiveSHA256 == answer["archiveSHA256"] as? String)
+            #expect(saved.uploadedBy != nil, "recorded as the key's upload")
+        }
+        #expect(pushes.sent.withLock { $0.map(\.orderIdentifier) } == ["ORDER-1", "ORDER-1"], "each version pushed once")
+    }
+
+    @Test(
+        "refusals: status and code",
+        arguments: [
+            (
+                "PATCH", "ORDER-1", #"{"createdAt":"2020-01-01T00:00:00Z"}"#, "application/merge-patch+json", 422,
+                "authoring.immutableField"
+            ),
+            (
+                "PATCH", "ORDER-1", #"{"orderIdentifier":"X"}"#, "application/merge-patch+json", 422,
+                "authoring.identifierMismatch"
+            ),
+            ("PATCH", "ORDER-1", #"{"status":"nonsense"}"#, "application/merge-patch+json", 422, "store.invalidArchive"),
+            ("PATCH", "ORDER-1", "[1]", "application/merge-patch+json", 400, "authoring.invalidContent"),
+            ("PATCH", "ORDER-1", "{", "application/merge-patch+json", 400, "authoring.invalidContent"),
+            ("PATCH", "ORDER-404", #"{"status":"completed"}"#, "application/merge-patch+json", 404, "authoring.orderNotFound"),
+            ("PATCH", "ORDER-1", #"{"status":"completed"}"#, "text/plain", 415, "request.unsupportedMediaType"),
+            ("PUT", "ORDER-1", #"{"status":"completed"}"#, "application/xml", 415, "request.unsupportedMediaType"),
+        ])
+    func refused(_ method: String, _ id: String, _ body: String, _ type: String, _ status: Int, _ code: String) async throws {
+        let (fixture, token) = try await Self.fixture()
+        try await Self.service(fixture).application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let response = try await client.executeRequest(
+                uri: ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, id, "content"),
+                method: HTTPRequest.Method(method) ?? .patch,
+                headers: [.authorization: "Bearer \(token)", .contentType: type], body: ByteBuffer(string: body))
+            #expect(response.status.code == status, "\(String(buffer: response.body))")
+            let error = try #require(try Self.json(response)["error"] as? [String: Any])
+            #expect(error["code"] as? String == code)
+        }
+        let stored = try await fixture.wallet.orders.order(
+            .init(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1"))
+        #expect(stored?.updatedAt.text == "2026-01-15T09:30:00Z", "nothing saved")
+    }
+
+    @Test("a type the key may not author is 403 before anything is signed; a type without an identity is 409")
+    func scope() async throws {
+        let (fixture, token) = try await Self.fixture()
+        let other = try await fixture.wallet.createAPIKey(name: "other", orderTypes: [ServiceFixture.otherType])
+        try await Self.service(fixture).application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let notEntitled = try await client.executeRequest(
+                uri: ServiceFixture.path("api", "v1", "orders", ServiceFixture.otherType, "OTHER-1", "content"), method: .patch,
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"],
+                body: ByteBuffer(string: "{}"))
+            #expect(notEntitled.status == .forbidden)
+            let noIdentity = try await client.executeRequest(
+                uri: ServiceFixture.path("api", "v1", "orders", ServiceFixture.otherType, "OTHER-1", "content"), method: .patch,
+                headers: [.authorization: "Bearer \(other.token)", .contentType: "application/merge-patch+json"],
+                body: ByteBuffer(string: "{}"))
+            #expect(noIdentity.status == .conflict)
+            #expect((try Self.json(noIdentity)["error"] as? [String: Any])?["code"] as? String == "signing.notFound")
+            let unauthenticated = try await client.executeRequest(
+                uri: ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-1", "content"), method: .patch,
+                headers: [.contentType: "application/merge-patch+json"], body: ByteBuffer(string: "{}"))
+            #expect(unauthenticated.status == .unauthorized)
+        }
+    }
+}
