@@ -7,12 +7,15 @@ import OrdersWebProtocol
 import ServiceCore
 import WalletCore
 import WalletOrders
+import WalletPrimitives
 import WalletWire
 
 /// Authoring through the merchant API (docs/authoring.md): `PUT …/content` with a whole
 /// order.json, `PATCH …/content` with a JSON Merge Patch. The service signs with the type's
 /// identity, saves through saveOrder (pushing registered devices) and answers with the version
-/// and Apple Pay's `orderDetails`.
+/// and Apple Pay's `orderDetails`. With an `Idempotency-Key`, the answer is kept a day with the
+/// version, in its transaction, and a retry gets it again (`Idempotent-Replayed: true`) without
+/// a second version.
 struct OrderContentRoutes: Sendable {
     let wallet: WalletStore
     let limits: ServiceLimits
@@ -21,29 +24,103 @@ struct OrderContentRoutes: Sendable {
 
     static let orderMediaTypes = ["application/json"]
     static let patchMediaTypes = ["application/merge-patch+json", "application/json"]
+    // Both names are valid tokens: the initialiser cannot fail for them.
+    static let idempotencyKeyField = HTTPField.Name("Idempotency-Key") ?? .contentType
+    static let replayedField = HTTPField.Name("Idempotent-Replayed") ?? .contentType
+    /// The longest `Idempotency-Key` kept (a UUID is 36 characters).
+    static let idempotencyKeyLimit = 255
 
     /// `PUT /api/v1/orders/{type}/{id}/content`: `201` a new order, `200` its next version.
     @Sendable func replace(_ request: Request, context: MerchantContext) async throws -> Response {
         try Self.requireMediaType(request, accepted: Self.orderMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
-        return try await author(.replace(orderJSON: body, resources: nil), context: context)
+        return try await author(.replace(orderJSON: body, resources: nil), body: body, request: request, context: context)
     }
 
     /// `PATCH /api/v1/orders/{type}/{id}/content`: the next version, `404` when nothing is stored.
     @Sendable func patch(_ request: Request, context: MerchantContext) async throws -> Response {
         try Self.requireMediaType(request, accepted: Self.patchMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.bodySize)
-        return try await author(.mergePatch(body), context: context)
+        return try await author(.mergePatch(body), body: body, request: request, context: context)
     }
 
-    private func author(_ content: OrderAuthoringContent, context: MerchantContext) async throws -> Response {
+    private func author(
+        _ content: OrderAuthoringContent, body: Data, request: Request, context: MerchantContext
+    ) async throws -> Response {
         let identifier = try PathParameter.orderIdentifier(in: context)
-        let store = wallet.financeStore(for: context.caller.key.client)
-        let authored = try await store.authorOrder(
-            identifier, content: content, serviceURL: serviceURL, uploadedBy: context.caller.key.identifier)
-        let page = MerchantRoutes.customerPage(authored.report, now: wallet.configuration.clock())
-        return Response.json(
-            status: authored.isFirstVersion ? .created : .ok, body: WireAuthoredOrder(authored, customerPage: page))
+        let key = context.caller.key
+        let store = wallet.financeStore(for: key.client)
+        // One instant for the answer, so that a receipt and the response hold the same bytes.
+        let now = wallet.configuration.clock()
+        guard let idempotencyKey = try Self.idempotencyKey(request) else {
+            let authored = try await store.authorOrder(
+                identifier, content: content, serviceURL: serviceURL, uploadedBy: key.identifier)
+            return Self.response(Self.status(authored), body: Self.answer(authored, now: now))
+        }
+        let digest = SHA256Digest.hex(of: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + body)
+        if let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) {
+            return try Self.replay(receipt, digest: digest)
+        }
+        do {
+            let authored = try await store.authorOrder(
+                identifier, content: content, serviceURL: serviceURL, uploadedBy: key.identifier
+            ) { authored in
+                RequestReceipt(
+                    caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: digest,
+                    status: Int(Self.status(authored).code), answer: Self.answer(authored, now: now), createdAt: now)
+            }
+            return Self.response(Self.status(authored), body: Self.answer(authored, now: now))
+        } catch OrderStoreError.requestAlreadyAnswered {
+            // The same key, at the same time: the request that committed first answers both.
+            guard let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) else {
+                throw OrderStoreError.requestAlreadyAnswered(idempotencyKey: idempotencyKey)
+            }
+            return try Self.replay(receipt, digest: digest)
+        }
+    }
+
+    static func status(_ authored: AuthoredOrder) -> HTTPResponse.Status {
+        authored.isFirstVersion ? .created : .ok
+    }
+
+    /// The answer's bytes: the version, its customer page (a link valid 30 days from `now`) and
+    /// Apple Pay's `orderDetails`.
+    static func answer(_ authored: AuthoredOrder, now: Date) -> Data {
+        let page = MerchantRoutes.customerPage(authored.report, now: now)
+        return
+            (try? WireFormat.encode(WireAuthoredOrder(authored, customerPage: page)))
+            ?? Data(#"{"error":{"code":"internal","message":"unencodable answer","path":null},"report":null}"#.utf8)
+    }
+
+    static func response(_ status: HTTPResponse.Status, body: Data, replayed: Bool = false) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if replayed { headers[replayedField] = "true" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The kept answer, for the same request only.
+    static func replay(_ receipt: RequestReceipt, digest: String) throws(ServiceRequestError) -> Response {
+        guard ConstantTime.equals(Array(receipt.requestDigest.utf8), Array(digest.utf8)) else {
+            throw .idempotencyKeyReused(receipt.idempotencyKey)
+        }
+        return response(HTTPResponse.Status(code: receipt.status), body: receipt.answer, replayed: true)
+    }
+
+    /// The request's `Idempotency-Key`: one header of 1…255 visible ASCII characters, bare or as a
+    /// quoted structured-field string (draft-ietf-httpapi-idempotency-key-header); nil when absent.
+    static func idempotencyKey(_ request: Request) throws(ServiceRequestError) -> String? {
+        let values = request.headers[values: idempotencyKeyField]
+        guard let first = values.first else { return nil }
+        guard values.count == 1 else { throw .invalidHeader(name: "Idempotency-Key", reason: "is repeated") }
+        var key = Substring(first)
+        if key.count >= 2, key.first == "\"", key.last == "\"" { key = key.dropFirst().dropLast() }
+        guard (1...idempotencyKeyLimit).contains(key.utf8.count),
+            key.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x22 })
+        else {
+            throw .invalidHeader(
+                name: "Idempotency-Key", reason: "must be 1 to \(idempotencyKeyLimit) visible ASCII characters (a UUID, say)")
+        }
+        return String(key)
     }
 
     /// A body's media type (parameters aside, case-insensitively) must be one the route reads; a

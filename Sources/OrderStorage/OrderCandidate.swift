@@ -22,6 +22,9 @@ public struct OrderCandidate: Sendable, Hashable {
     /// The identifier of the merchant API key uploading it, which the store keeps with the
     /// version (``StoredOrder/uploadedBy``); nil when it comes another way.
     public var uploadedBy: String?
+    /// The answer to keep under the request's `Idempotency-Key`, written in the transaction that
+    /// saves this version (nil: none).
+    public var receipt: RequestReceipt?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,

@@ -17,6 +17,9 @@ public protocol OrderRepository: Sendable {
         contentsOf candidates: [OrderCandidate], at time: Date
     ) async throws -> [OrderVersionPolicy.Decision]
 
+    /// The receipt `caller` got for `idempotencyKey`, if it was made at `notBefore` or later.
+    func receipt(caller: String, idempotencyKey: String, notBefore: Date) async throws -> RequestReceipt?
+
     /// The current version, if any.
     func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder?
 

@@ -19,6 +19,9 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     /// read or changed. (A client's ``FinanceStore``-style API reports FinanceKit's
     /// `FinanceError.dataRestricted(.orders)` instead.)
     case dataRestricted
+    /// A request with this `Idempotency-Key` was answered already (by a request that ran at the
+    /// same time): nothing of this one was saved; its receipt is the answer.
+    case requestAlreadyAnswered(idempotencyKey: String)
 
     public var code: String {
         switch self {
@@ -27,6 +30,7 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         case .signerChanged: "store.signerChanged"
         case .registrationLimit: "store.registrationLimit"
         case .dataRestricted: "store.dataRestricted"
+        case .requestAlreadyAnswered: "store.requestAlreadyAnswered"
         }
     }
 
@@ -40,6 +44,8 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
                 + "a changed order needs a later updatedAt"
         case .signerChanged(let id, let stored, let incoming):
             return "\(id.clippedDescription) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
+        case .requestAlreadyAnswered(let key):
+            return "a request with the Idempotency-Key \(MessageText.quote(key)) was answered already; nothing was saved"
         case .dataRestricted:
             return "access to orders is restricted for now; try again later"
         case .registrationLimit(.devicesPerOrder(let limit)):
@@ -62,7 +68,7 @@ extension OrderStoreError: WalletError {
     public var category: ErrorCategory {
         switch self {
         case .invalidArchive: .invalidInput
-        case .conflictingVersion, .signerChanged, .registrationLimit: .conflict
+        case .conflictingVersion, .signerChanged, .registrationLimit, .requestAlreadyAnswered: .conflict
         case .dataRestricted: .restricted
         }
     }

@@ -18,6 +18,14 @@ public struct PreparedOrder: Sendable {
         candidate.uploadedBy = keyIdentifier
         return PreparedOrder(candidate: candidate, order: order, report: report)
     }
+
+    /// The same order, whose save also keeps `receipt` — in the same transaction, refused with
+    /// `OrderStoreError.requestAlreadyAnswered` when the caller's key already has one.
+    public func answered(with receipt: RequestReceipt) -> PreparedOrder {
+        var candidate = candidate
+        candidate.receipt = receipt
+        return PreparedOrder(candidate: candidate, order: order, report: report)
+    }
 }
 
 /// What ``OrderStore/prepareOrder(signedArchive:)`` found: an order ready to save, or the

@@ -24,6 +24,9 @@ public enum ServiceRequestError: Error, Sendable, Hashable, CustomStringConverti
     case rateLimited(retryAfter: Int)
     /// The merchant API needs `Authorization: Bearer <API key>` with a key that is not revoked.
     case unauthenticated
+    /// An `Idempotency-Key` the caller used within a day for another request (method, path or
+    /// body differ).
+    case idempotencyKeyReused(String)
 
     public var description: String {
         switch self {
@@ -39,6 +42,8 @@ public enum ServiceRequestError: Error, Sendable, Hashable, CustomStringConverti
         case .malformedRequest(let reason): "the request is malformed: \(reason)"
         case .rateLimited(let seconds): "too many requests from this address; try again in \(seconds) s"
         case .unauthenticated: "the merchant API needs an API key (Authorization: Bearer <key>) that exists and is not revoked"
+        case .idempotencyKeyReused(let key):
+            "the Idempotency-Key \(MessageText.quote(key)) was used within a day for another request; use a new key for a new request"
         }
     }
 }
@@ -56,6 +61,7 @@ extension ServiceRequestError: WalletError {
         case .malformedRequest: "request.malformed"
         case .rateLimited: "request.rateLimited"
         case .unauthenticated: "api.unauthenticated"
+        case .idempotencyKeyReused: "request.idempotencyKeyReused"
         }
     }
 
@@ -72,7 +78,8 @@ extension ServiceRequestError: WalletError {
 
     public var category: ErrorCategory {
         switch self {
-        case .bodyTooLarge, .malformedBody, .unsupportedMediaType, .invalidParameter, .invalidHeader, .malformedRequest:
+        case .bodyTooLarge, .malformedBody, .unsupportedMediaType, .invalidParameter, .invalidHeader, .malformedRequest,
+            .idempotencyKeyReused:
             .invalidInput
         case .noRoute, .methodNotAllowed: .notFound
         // Temporary, like a restriction: the same request succeeds later.

@@ -184,4 +184,66 @@ struct OrderContentRoutesTests {
             #expect(unauthenticated.status == .unauthorized)
         }
     }
+
+    @Test("Idempotency-Key: a retry gets the first answer byte for byte, no second version; reused for another body: 422")
+    func idempotentRetries() async throws {
+        let (fixture, token) = try await Self.fixture()
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        try await Self.service(fixture).application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let uri = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-1", "content")
+            func patch(_ body: String, key: String?) async throws -> TestResponse {
+                var headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"]
+                if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
+                return try await client.executeRequest(uri: uri, method: .patch, headers: headers, body: ByteBuffer(string: body))
+            }
+            let first = try await patch(#"{"status":"completed"}"#, key: "4b1d5f8e-3c2a-4e6f-9a7b-0c1d2e3f4a5b")
+            #expect(first.status == .ok)
+            #expect(first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            let retry = try await patch(#"{"status":"completed"}"#, key: "4b1d5f8e-3c2a-4e6f-9a7b-0c1d2e3f4a5b")
+            #expect(retry.status == .ok && retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(Data(buffer: retry.body) == Data(buffer: first.body), "the first answer, byte for byte")
+            #expect(try await fixture.wallet.orders.history(identifier).count == 2, "one new version, not two")
+
+            let quoted = try await patch(#"{"status":"completed"}"#, key: #""4b1d5f8e-3c2a-4e6f-9a7b-0c1d2e3f4a5b""#)
+            #expect(quoted.status == .ok && Data(buffer: quoted.body) == Data(buffer: first.body), "the structured-field form")
+
+            let reused = try await patch(#"{"status":"cancelled"}"#, key: "4b1d5f8e-3c2a-4e6f-9a7b-0c1d2e3f4a5b")
+            #expect(reused.status == .unprocessableContent)
+            #expect((try Self.json(reused)["error"] as? [String: Any])?["code"] as? String == "request.idempotencyKeyReused")
+
+            for bad in ["", "with space", String(repeating: "k", count: 256), "ünï"] {
+                let refused = try await patch(#"{"status":"cancelled"}"#, key: bad)
+                #expect(refused.status == .badRequest, "\(bad.debugDescription)")
+                #expect((try Self.json(refused)["error"] as? [String: Any])?["code"] as? String == "request.invalidHeader")
+            }
+            #expect(try await fixture.wallet.orders.history(identifier).count == 2)
+        }
+    }
+
+    @Test("eight requests with one Idempotency-Key at once: one version, eight identical answers")
+    func concurrentRetries() async throws {
+        let (fixture, token) = try await Self.fixture()
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        let app = Self.service(fixture).application(host: "127.0.0.1", port: 0)
+        try await app.testLive { client in
+            let uri = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-1", "content")
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, Data).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let response = try await client.executeRequest(
+                            uri: uri, method: .patch,
+                            headers: [
+                                .authorization: "Bearer \(token)", .contentType: "application/merge-patch+json",
+                                HTTPField.Name("Idempotency-Key")!: "same-request",
+                            ], body: ByteBuffer(string: #"{"status":"completed"}"#))
+                        return (response.status, Data(buffer: response.body))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.0 == .ok }, "\(answers.map { String(decoding: $0.1, as: UTF8.self) })")
+            #expect(Set(answers.map(\.1)).count == 1, "one answer")
+        }
+        #expect(try await fixture.wallet.orders.history(identifier).count == 2, "one new version")
+    }
 }

@@ -12,8 +12,8 @@ public struct AuthoredOrder: Sendable {
     /// The SHA-256 of ``archive``, the version's identity in the store.
     public let archiveSHA256: String
     /// `.added`, or `.cancelled` when a consent prompt of the store declined.
-    public let result: SaveOrderResult
-    /// Whether this was the order's first version.
+    public var result: SaveOrderResult
+    /// Whether no version of the order was stored when the request read it: its first version.
     public let isFirstVersion: Bool
     /// What Apple Pay's payment authorization result takes to attach the order to a payment.
     public let orderDetails: OrderDetails

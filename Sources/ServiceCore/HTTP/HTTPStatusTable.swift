@@ -47,6 +47,8 @@ public enum HTTPStatusTable {
         // state, not the request's; a key that cannot be loaded or a certificate expired since it
         // was added is the service unable to sign for now.
         "authoring.identifierMismatch": .unprocessableContent,
+        // draft-ietf-httpapi-idempotency-key-header: a key reused for another payload is 422.
+        "request.idempotencyKeyReused": .unprocessableContent,
         "authoring.immutableField": .unprocessableContent,
         "signing.notFound": .conflict,
         "signer.invalidPrivateKey": .serviceUnavailable,

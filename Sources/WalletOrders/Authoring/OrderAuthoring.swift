@@ -22,8 +22,11 @@ struct OrderAuthoring: Sendable {
     let prepare: @Sendable (Data) -> OrderPreparation
     let save: @Sendable (PreparedOrder) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?)
 
+    /// - Parameter receipt: the receipt to keep with the version (its answer made from the
+    ///   version about to be saved), written in the save's transaction.
     func author(
-        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?,
+        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
     ) async throws -> AuthoredOrder {
         let incoming = try Self.parse(content)
         let identity = try await wallet.signingIdentity(for: identifier.orderTypeIdentifier)
@@ -59,18 +62,25 @@ struct OrderAuthoring: Sendable {
             case .invalid(let report): throw OrderStoreError.invalidArchive(report)
             }
             if let uploadedBy { prepared = prepared.uploaded(by: uploadedBy) }
-            let (result, decision) = try await save(prepared)
-            switch decision {
-            case .keepNewer?, .conflict?: continue  // a newer version arrived: again, from it
-            default: break
-            }
-            return AuthoredOrder(
+            // What the answer says is decided before the save, so that a receipt can hold it.
+            var authored = AuthoredOrder(
                 identifier: identifier, updatedAt: composed.updatedAt, archive: archive,
-                archiveSHA256: prepared.report.archiveSHA256, result: result, isFirstVersion: decision == .insert,
+                archiveSHA256: prepared.report.archiveSHA256, result: .added, isFirstVersion: current == nil,
                 orderDetails: OrderDetails(
                     orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
                     webServiceURL: composed.webServiceURL, authenticationToken: composed.authenticationToken),
                 report: prepared.report)
+            if let receipt { prepared = prepared.answered(with: try receipt(authored)) }
+            let result: SaveOrderResult
+            let decision: OrderVersionPolicy.Decision?
+            do {
+                (result, decision) = try await save(prepared)
+            } catch OrderStoreError.conflictingVersion {
+                continue  // another writer stored the same updatedAt first: again, from its version
+            }
+            if case .keepNewer? = decision { continue }  // a newer version arrived: again, from it
+            authored.result = result
+            return authored
         }
         throw AuthoringError.contended(attempts: Self.attempts)
     }

@@ -27,9 +27,14 @@ extension FinanceStore {
     /// ``WalletStore/authorOrder(_:content:serviceURL:)`` for this client: only order types it is
     /// entitled to (others: `FinanceAccessError.notEntitled` before anything is read or signed),
     /// the version recorded as uploaded by `uploadedBy` (a merchant API key).
+    ///
+    /// - Parameter receipt: for a request with an `Idempotency-Key`: the receipt to keep, made from
+    ///   the version about to be saved and written in its transaction (see ``requestReceipt(caller:idempotencyKey:)``).
+    ///   A receipt already kept under the key makes the save fail with
+    ///   `OrderStoreError.requestAlreadyAnswered`, nothing saved.
     public func authorOrder(
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, serviceURL: String? = nil,
-        uploadedBy: String? = nil
+        uploadedBy: String? = nil, receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
     ) async throws -> AuthoredOrder {
         guard try await mayContain(identifier, for: "authorOrder") else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
@@ -38,6 +43,15 @@ extension FinanceStore {
         return try await OrderAuthoring(
             wallet: wallet, serviceURL: serviceURL, readArchive: { try await store.archive($0) },
             prepare: { store.prepareOrder(signedArchive: $0) }, save: { try await store.saveOrderWithDecision($0) }
-        ).author(identifier, content: content, uploadedBy: uploadedBy)
+        ).author(identifier, content: content, uploadedBy: uploadedBy, receipt: receipt)
+    }
+
+    /// The receipt `caller` (a merchant API key's identifier) got for `idempotencyKey` within
+    /// ``OrderStorage/RequestReceipt/lifetime``, if any.
+    public func requestReceipt(caller: String, idempotencyKey: String) async throws -> RequestReceipt? {
+        try wallet.control.checkAvailable(.orders, for: "requestReceipt")
+        return try await wallet.backend.orders.receipt(
+            caller: caller, idempotencyKey: idempotencyKey,
+            notBefore: wallet.configuration.clock().addingTimeInterval(-RequestReceipt.lifetime))
     }
 }

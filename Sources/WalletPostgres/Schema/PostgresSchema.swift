@@ -58,6 +58,21 @@ enum PostgresSchema {
                     addedAt BIGINT NOT NULL)
                 """
             ]),
+        // SQLite's orders.v6: the answers of requests with an Idempotency-Key.
+        PostgresMigration(
+            version: 11, name: "orders.v6",
+            statements: [
+                """
+                CREATE TABLE requestReceipts (
+                    caller TEXT COLLATE "C" NOT NULL,
+                    idempotencyKey TEXT COLLATE "C" NOT NULL,
+                    requestDigest TEXT COLLATE "C" NOT NULL,
+                    status INTEGER NOT NULL,
+                    answer BYTEA NOT NULL,
+                    createdAt BIGINT NOT NULL,
+                    PRIMARY KEY (caller, idempotencyKey))
+                """
+            ]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

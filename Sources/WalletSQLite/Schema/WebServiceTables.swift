@@ -106,5 +106,22 @@ enum WebServiceTables {
                     )
                     """)
         }
+
+        // The answers merchant API requests with an Idempotency-Key got, each written in the
+        // transaction of the version it answers, kept a day (RequestReceipt.lifetime).
+        migrator.registerMigration("orders.v6") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE requestReceipts (
+                        caller TEXT NOT NULL,
+                        idempotencyKey TEXT NOT NULL,
+                        requestDigest TEXT NOT NULL,
+                        status INTEGER NOT NULL,
+                        answer BLOB NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        PRIMARY KEY (caller, idempotencyKey)
+                    )
+                    """)
+        }
     }
 }

@@ -32,6 +32,8 @@ package enum StoreLayout {
         CopiedTable("financeClientRedirects", ["client", "position", "redirectURI"], keyLength: 2),
         CopiedTable("clientTokens", ["digest", "kind", "client", "family", "createdAt", "expiresAt", "usedAt"]),
         CopiedTable("orders", ["id"] + versionColumns + ["changeSequence"]),
+        CopiedTable(
+            "requestReceipts", ["caller", "idempotencyKey", "requestDigest", "status", "answer", "createdAt"], keyLength: 2),
         CopiedTable("orderVersions", ["id"] + versionColumns + ["replacedAt"]),
         CopiedTable(
             "orderRegistrations",

@@ -54,7 +54,14 @@ package final class SQLOrderRepository: OrderRepository {
         let addedAt = Microseconds.since1970(time)
         let writes = executor.dialect.orderVersionWrites
         return try await reportingFailures {
-            try await executor.writeStatements { connection in
+            // A receipt is kept in the version's transaction: one unit of work, not statements
+            // that each commit on their own.
+            if candidate.receipt != nil {
+                return try await executor.write { connection in
+                    try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
+                }
+            }
+            return try await executor.writeStatements { connection in
                 try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
             }
         }
@@ -105,10 +112,55 @@ package final class SQLOrderRepository: OrderRepository {
             case .unchanged, .keepNewer, .conflict, .signerChanged:
                 break
             }
+            if let receipt = candidate.receipt, decision == .insert || decision == .replace {
+                try await keep(receipt, on: connection)
+            }
             return decision
         }
         throw StorageError(
             reason: "\(candidate.identifier.clippedDescription) changed under a thousand saves in a row; not saved")
+    }
+
+    /// Keeps `receipt` after its caller's expired ones are removed; a receipt already kept under
+    /// the same key (a request that ran at the same time and committed first) fails the unit of
+    /// work, so that this version is not saved either.
+    private static func keep(_ receipt: RequestReceipt, on connection: any SQLConnection) async throws {
+        guard StorableText.isExact(receipt.caller), StorableText.isExact(receipt.idempotencyKey) else {
+            throw StorageError(reason: "an Idempotency-Key cannot contain U+0000")
+        }
+        try await connection.execute(
+            "DELETE FROM requestReceipts WHERE caller = $1 AND createdAt < $2",
+            [.text(receipt.caller), .instant(receipt.createdAt.addingTimeInterval(-RequestReceipt.lifetime))])
+        let kept = try await connection.returnsRow(
+            """
+            INSERT INTO requestReceipts (caller, idempotencyKey, requestDigest, status, answer, createdAt)
+            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1
+            """,
+            [
+                .text(receipt.caller), .text(receipt.idempotencyKey), .text(receipt.requestDigest),
+                .integer(Int64(receipt.status)), .blob(receipt.answer), .instant(receipt.createdAt),
+            ])
+        guard kept else { throw OrderStoreError.requestAlreadyAnswered(idempotencyKey: receipt.idempotencyKey) }
+    }
+
+    package func receipt(caller: String, idempotencyKey: String, notBefore: Date) async throws -> RequestReceipt? {
+        guard StorableText.isExact(caller), StorableText.isExact(idempotencyKey) else { return nil }
+        return try await reportingFailures {
+            try await executor.read { connection in
+                try await connection.fetchOne(
+                    """
+                    SELECT requestDigest, status, answer, createdAt FROM requestReceipts
+                    WHERE caller = $1 AND idempotencyKey = $2 AND createdAt >= $3
+                    """,
+                    [.text(caller), .text(idempotencyKey), .instant(notBefore)]
+                ) { row in
+                    RequestReceipt(
+                        caller: caller, idempotencyKey: idempotencyKey, requestDigest: try row.text(0),
+                        status: Int(try row.integer(1)), answer: try row.bytes(2),
+                        createdAt: Microseconds.date(try row.integer(3)))
+                }
+            }
+        }
     }
 
     package func currentVersion(of identifier: FullyQualifiedOrderIdentifier) async throws -> StoredOrder? {

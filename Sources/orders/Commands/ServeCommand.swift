@@ -271,11 +271,27 @@ struct PushOptions: ParsableArguments {
     @Option(name: .customLong("apns"), help: ArgumentHelp("APNs environment: sandbox or production.", valueName: "environment"))
     var environment: Environment = .production
 
+    @Option(
+        name: .customLong("apns-url"),
+        help: ArgumentHelp(
+            "Push through this https URL instead of Apple's (an APNs proxy, or a test double); overrides --apns.",
+            valueName: "url"))
+    var apnsURL: String?
+
+    @Option(
+        name: .customLong("apns-ca"),
+        help: ArgumentHelp("A root certificate (PEM) to trust for --apns-url, beside the system's.", valueName: "file"))
+    var apnsCertificateAuthority: String?
+
     func validate() throws {
         if (certificate == nil) != (key == nil) { throw ValidationError("give --push-certificate and --push-key together") }
         let token = [p8, keyIdentifier, teamIdentifier].compactMap { $0 }
         if !token.isEmpty, token.count != 3 { throw ValidationError("give --push-key-p8, --key-id and --team-id together") }
         if certificate != nil, p8 != nil { throw ValidationError("give a push certificate or a .p8 key, not both") }
+        if let apnsURL, URL(string: apnsURL)?.scheme != "https" || URL(string: apnsURL)?.host == nil {
+            throw ValidationError("--apns-url must be an https URL (\(MessageText.quote(apnsURL)))")
+        }
+        if apnsCertificateAuthority != nil, apnsURL == nil { throw ValidationError("--apns-ca goes with --apns-url") }
         for identifier in [keyIdentifier, teamIdentifier].compactMap({ $0 })
         where identifier.isEmpty || !identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             throw ValidationError("--key-id and --team-id are letters and digits (\(MessageText.quote(identifier)))")
@@ -296,7 +312,12 @@ struct PushOptions: ParsableArguments {
         } else {
             return nil
         }
-        return APNsConfiguration(environment: environment == .sandbox ? .sandbox : .production, authentication: authentication)
+        var apns: APNsConfiguration.Environment = environment == .sandbox ? .sandbox : .production
+        if let apnsURL, let url = URL(string: apnsURL) { apns = .custom(url) }
+        return APNsConfiguration(
+            environment: apns, authentication: authentication,
+            additionalTrustRootsPEM: try apnsCertificateAuthority.map { [try FileInput.contents(of: $0, what: "APNs root")] }
+                ?? [])
     }
 }
 
