@@ -30,6 +30,11 @@
 #                                (an earlier commit's release `orders`) and this one — a device's GET,
 #                                the merchant API's read, the consent sheet and its account picker
 #                                (a signed-in owner's session)
+#   Benchmarks/run.sh authoring [S]
+#                                authored versions/s (PATCH …/content through orders serve, wrk) on one
+#                                core and two against openssl speed's one-core RSA-2048 sign rate;
+#                                SQLite with a key file and with SoftHSM2 (PKCS#11), PostgreSQL under
+#                                Scripts/with-postgres.sh
 #   Benchmarks/run.sh logflood [S]
 #                                device GETs (wrk, 8 connections) alone, then while a second wrk
 #                                floods POST /v1/log with 60 KB bodies: p50/p99 of each, and the log
@@ -778,6 +783,98 @@ PY
   echo
 }
 
+# Authoring (issue 43): PATCH …/content {"status":…} through `orders serve` under wrk — signed with
+# the store's identity, verified, saved — against the one-core RSA-2048 sign rate `openssl speed`
+# measures in the same run (signing is the bound: one signature per version). One core (the
+# server pinned with taskset, wrk on the other) and two (neither pinned); SQLite, PostgreSQL when
+# run under Scripts/with-postgres.sh, and a key in SoftHSM2 through PKCS#11.
+authoring_section() {
+  local seconds=${1:-10} orders root pki source type=order.com.example.shop orders_count=64
+  command -v wrk >/dev/null || { echo "authoring: wrk is missing (Debian package wrk)" >&2; exit 2; }
+  echo "== authoring: building orders (release)" >&2
+  [ -n "${ORDERS_BINARY:-}" ] || (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  orders="${ORDERS_BINARY:-$(cd .. && swift build -c release --show-bin-path)/orders}"
+  pki=$(cd ../TestArchives/pki && pwd)
+  root="$pki/root.pem"
+  source=$(cd ../TestArchives/sources/small && pwd)
+
+  # A SoftHSM2 token of the run's own holding the order key (PKCS#8, as softhsm2-util imports it).
+  export SOFTHSM2_CONF="$work/softhsm2.conf"
+  mkdir -p "$work/tokens"
+  printf 'directories.tokendir = %s\nobjectstore.backend = file\nlog.level = ERROR\n' "$work/tokens" > "$SOFTHSM2_CONF"
+  softhsm2-util --init-token --free --label bench --pin 1234 --so-pin 5678 >/dev/null
+  softhsm2-util --import "$pki/order.key" --token bench --label order-key --id 01 --pin 1234 >/dev/null
+  echo 1234 > "$work/pin"
+
+  # prepare STORE-ARGS KEY-ARGS... → the API key: the identity, and 64 orders' first versions.
+  prepare() {
+    local location=("$1" "$2"); shift 2
+    "$orders" signing add "${location[@]}" --order-type "$type" --certificate "$pki/order.pem" \
+      --intermediate "$pki/wwdr.pem" --trust-root "$root" "$@" >/dev/null
+    local i
+    for i in $(seq 0 $((orders_count - 1))); do
+      sed "s/ORDER-123/BENCH-$i/" "$source/order.json" > "$work/order.json"
+      "$orders" author "${location[@]}" --type "$type" --id "BENCH-$i" "$work/order.json" --resources "$source" \
+        --trust-root "$root" >/dev/null
+    done
+    "$orders" keys create "${location[@]}" --order-type "$type" 2>/dev/null
+  }
+  cat > "$work/patch.lua" <<'LUA'
+counter = 0
+request = function()
+  counter = counter + 1
+  local status = (counter % 2 == 0) and "completed" or "open"
+  local path = "/api/v1/orders/order.com.example.shop/BENCH-" .. math.random(0, 63) .. "/content"
+  return wrk.format("PATCH", path, {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/merge-patch+json"},
+    '{"status":"' .. status .. '"}')
+end
+init = function(args) key = args[1] end
+LUA
+  # rate CPUS STORE-ARGS → authored versions/s (wrk, 16 connections; any non-2xx fails the run)
+  rate() {
+    local cpus=$1 key=$2; shift 2
+    ORDERS_LOG_LEVEL=error $cpus "$orders" serve "$@" --trust-root "$root" --port 0 > "$work/serve.out" 2>"$work/serve.err" &
+    local pid=$!
+    until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.05; done
+    local port
+    port=$(sed 's/.*://' "$work/serve.out")
+    local wrk_cpus=""
+    [ -n "$cpus" ] && wrk_cpus="taskset -c 1"
+    $wrk_cpus wrk -t1 -c16 -d"${seconds}s" -s "$work/patch.lua" "http://127.0.0.1:$port" -- "$key" > "$work/wrk.txt"
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    if grep -q "Non-2xx" "$work/wrk.txt"; then
+      echo "authoring: $(grep Non-2xx "$work/wrk.txt") ($(tail -3 "$work/serve.err"))" >&2; exit 1
+    fi
+    awk '/Requests\/sec/ { printf "%.0f", $2 }' "$work/wrk.txt"
+  }
+  local bound
+  bound=$(taskset -c 0 openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { printf "%.0f", $(NF-1) }')
+  echo "== authoring: PATCH {\"status\"} through orders serve, wrk 16 connections, ${seconds} s per run" >&2
+  printf '%-34s %12s %12s %9s\n' "store, key" "1 core /s" "2 cores /s" "1 core %"
+  row() {
+    local name=$1; shift
+    local key one two
+    key=$(prepare "$@")
+    one=$(rate "taskset -c 0" "$key" "${@:1:2}")
+    two=$(rate "" "$key" "${@:1:2}")
+    printf '%-34s %12s %12s %8s%%\n' "$name" "$one" "$two" "$(awk -v a="$one" -v b="$bound" 'BEGIN { printf "%.0f", 100 * a / b }')"
+  }
+  row "SQLite, PEM key file" --store "$work/authoring.sqlite" --key "$pki/order.key"
+  row "SQLite, SoftHSM2 (PKCS#11)" --store "$work/authoring-hsm.sqlite" --pkcs11-uri \
+    "pkcs11:token=bench;object=order-key;type=private" --pkcs11-module /usr/lib/softhsm/libsofthsm2.so \
+    --passphrase-file "$work/pin"
+  if [ -n "${ORDERS_TEST_POSTGRES:-}" ]; then
+    local name="bench_authoring_$(date +%s%N)" url
+    psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $name" >/dev/null
+    url=$(python3 -c 'import sys; h,_,q=sys.argv[1].partition("?"); print(h.rsplit("/",1)[0]+"/"+sys.argv[2]+("?"+q if q else ""))' \
+      "$ORDERS_TEST_POSTGRES" "$name")
+    row "PostgreSQL, PEM key file" --database "$url" --key "$pki/order.key"
+  else
+    echo "(PostgreSQL: run under Scripts/with-postgres.sh for its row)" >&2
+  fi
+  echo "bound: openssl speed rsa2048, one core: $bound signs/s"
+}
+
 case "$section" in
   verify) verify_section ;;
   store) store_section ;;
@@ -789,6 +886,7 @@ case "$section" in
   logflood) logflood_section "${2:-10}" ;;
   delivery) delivery_section ;;
   pages) pages_section "${2:-10}" ;;
+  authoring) authoring_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | compare BEFORE [S] | scaleout [S] | logflood [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | compare BEFORE [S] | scaleout [S] | logflood [S] | pages [S] | authoring [S]]" >&2; exit 2 ;;
 esac

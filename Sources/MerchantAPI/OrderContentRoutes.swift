@@ -22,7 +22,7 @@ struct OrderContentRoutes: Sendable {
     /// The `webServiceURL` for orders that name none: the service's public URL and base path.
     let serviceURL: String?
 
-    static let orderMediaTypes = ["application/json"]
+    static let orderMediaTypes = ["application/json", "multipart/form-data"]
     static let patchMediaTypes = ["application/merge-patch+json", "application/json"]
     // Both names are valid tokens: the initialiser cannot fail for them.
     static let idempotencyKeyField = HTTPField.Name("Idempotency-Key") ?? .contentType
@@ -30,11 +30,41 @@ struct OrderContentRoutes: Sendable {
     /// The longest `Idempotency-Key` kept (a UUID is 36 characters).
     static let idempotencyKeyLimit = 255
 
-    /// `PUT /api/v1/orders/{type}/{id}/content`: `201` a new order, `200` its next version.
+    /// The most files a multipart `PUT` may carry (order.json, images, localizations).
+    static let maximumPackageFiles = 128
+
+    /// `PUT /api/v1/orders/{type}/{id}/content`: `201` a new order, `200` its next version. The
+    /// body is order.json alone (the current version's files kept), or `multipart/form-data` whose
+    /// parts are the package's files, each named by its path in the package (`order.json`,
+    /// `logo.png`, `en.lproj/order.strings`): they replace the current version's.
     @Sendable func replace(_ request: Request, context: MerchantContext) async throws -> Response {
+        let type = request.headers[.contentType] ?? ""
+        if let boundary = MultipartForm.boundary(of: type) {
+            let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
+            let form = try MultipartForm(body: Array(body), boundary: boundary, maximumParts: Self.maximumPackageFiles)
+            return try await author(try Self.package(form), body: body, request: request, context: context)
+        }
+        guard !type.lowercased().hasPrefix("multipart/form-data") else {
+            throw ServiceRequestError.malformedBody(reason: "a multipart/form-data body needs its boundary parameter", path: nil)
+        }
         try Self.requireMediaType(request, accepted: Self.orderMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         return try await author(.replace(orderJSON: body, resources: nil), body: body, request: request, context: context)
+    }
+
+    /// A multipart body's files: order.json and the rest, each part once.
+    static func package(_ form: MultipartForm) throws(ServiceRequestError) -> OrderAuthoringContent {
+        var files: [String: Data] = [:]
+        for part in form.parts {
+            guard files[part.name] == nil else {
+                throw .malformedBody(reason: "two parts are named \(MessageText.quote(part.name))", path: part.name)
+            }
+            files[part.name] = Data(part.content)
+        }
+        guard let orderJSON = files.removeValue(forKey: OrderValidator.fileName) else {
+            throw .malformedBody(reason: "no part is named order.json", path: nil)
+        }
+        return .replace(orderJSON: orderJSON, resources: files)
     }
 
     /// `PATCH /api/v1/orders/{type}/{id}/content`: the next version, `404` when nothing is stored.

@@ -39,9 +39,9 @@ public struct MultipartForm: Sendable {
         return nil
     }
 
-    /// Parses `body` with the `boundary` its content type named; throws
-    /// ``ServiceRequestError/malformedBody(reason:path:)`` naming what is wrong.
-    public init(body: [UInt8], boundary: String) throws {
+    /// Parses `body` with the `boundary` its content type named, at most `maximumParts` parts;
+    /// throws ``ServiceRequestError/malformedBody(reason:path:)`` naming what is wrong.
+    public init(body: [UInt8], boundary: String, maximumParts: Int = Self.maximumParts) throws {
         let delimiter = Array("--\(boundary)".utf8)
         let separator = Array("\r\n\r\n".utf8)
         // The body opens with the first delimiter (a preamble before it is allowed and skipped).
@@ -57,8 +57,8 @@ public struct MultipartForm: Sendable {
                 throw ServiceRequestError.malformedBody(reason: "a form boundary is not followed by a line break", path: nil)
             }
             position += 2
-            guard parts.count < Self.maximumParts else {
-                throw ServiceRequestError.malformedBody(reason: "the form has more than \(Self.maximumParts) parts", path: nil)
+            guard parts.count < maximumParts else {
+                throw ServiceRequestError.malformedBody(reason: "the form has more than \(maximumParts) parts", path: nil)
             }
             let headLimit = min(body.count, position + Self.maximumHeaderSize)
             guard let headEnd = body[position..<headLimit].firstRange(of: separator) else {

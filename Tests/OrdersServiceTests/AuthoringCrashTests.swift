@@ -32,6 +32,8 @@ struct AuthoringCrashTests {
             let push = [
                 "--push-key-p8", tls.p8.path, "--key-id", "ABC123DEFG", "--team-id", "DEF123GHIJ",
                 "--apns-url", "https://127.0.0.1:\(apnsPort)", "--apns-ca", TestArchiveTable.testRoot.path,
+                // A push a killed server had claimed is claimed again after 2 s, not the default 60.
+                "--outbox-lease", "2",
             ]
             let first = try await ServeProcess.start(store: store, arguments: push)
             let registered = try RawConnection(port: first.port).exchange(

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import OrderPackage
 import OrderStorage
 import OrdersService
 import Synchronization
@@ -245,5 +246,64 @@ struct OrderContentRoutesTests {
             #expect(Set(answers.map(\.1)).count == 1, "one answer")
         }
         #expect(try await fixture.wallet.orders.history(identifier).count == 2, "one new version")
+    }
+
+    /// A multipart/form-data body with `files` as parts named by their package paths.
+    static func multipart(_ files: [(String, Data)], boundary: String = "wallet-orders-boundary") -> ByteBuffer {
+        var body = Data()
+        for (name, contents) in files {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n\r\n".utf8)
+            body += contents + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return ByteBuffer(bytes: body)
+    }
+
+    @Test("a multipart PUT carries order.json and its images; its files replace the current version's; malformed forms are 400")
+    func multipartPut() async throws {
+        let (fixture, token) = try await Self.fixture()
+        let small = TestArchiveTable.directory.appendingPathComponent("sources/small")
+        let orderJSON = try String(decoding: Data(contentsOf: small.appendingPathComponent("order.json")), as: UTF8.self)
+            .replacingOccurrences(of: "ORDER-123", with: "ORDER-MP")
+        let images = try ["logo.png", "item.png"].map { ($0, try Data(contentsOf: small.appendingPathComponent($0))) }
+        try await Self.service(fixture).application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let uri = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-MP", "content")
+            func put(
+                _ body: ByteBuffer, type: String = "multipart/form-data; boundary=wallet-orders-boundary"
+            ) async throws
+                -> TestResponse
+            {
+                try await client.executeRequest(
+                    uri: uri, method: .put, headers: [.authorization: "Bearer \(token)", .contentType: type], body: body)
+            }
+            let created = try await put(Self.multipart([("order.json", Data(orderJSON.utf8))] + images))
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            let identifier = FullyQualifiedOrderIdentifier(
+                orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-MP")
+            let archive = try #require(try await fixture.wallet.orders.archive(identifier))
+            let names = try ZipArchive(reading: archive).names
+            #expect(Set(names) == ["order.json", "logo.png", "item.png", "manifest.json", "signature"])
+
+            // Without the images order.json refers to: refused at the references, nothing saved.
+            let missing = try await put(Self.multipart([("order.json", Data(orderJSON.utf8))]))
+            #expect(missing.status == .unprocessableContent, "\(String(buffer: missing.body))")
+            #expect(try await fixture.wallet.orders.history(identifier).count == 1)
+
+            for (body, reason) in [
+                (Self.multipart(images), "no part is named order.json"),
+                (
+                    Self.multipart([("order.json", Data(orderJSON.utf8)), ("logo.png", images[0].1), ("logo.png", images[0].1)]),
+                    "two parts"
+                ),
+                (Self.multipart((0...128).map { ("f\($0).png", Data()) }), "more than"),
+                (ByteBuffer(string: "--wallet-orders-boundary\r\n"), "headers"),
+            ] {
+                let refused = try await put(body)
+                #expect(refused.status == .badRequest, "\(reason): \(String(buffer: refused.body))")
+                #expect((try Self.json(refused)["error"] as? [String: Any])?["message"] as? String ?? "" != "")
+            }
+            let noBoundary = try await put(Self.multipart(images), type: "multipart/form-data")
+            #expect(noBoundary.status == .badRequest)
+        }
     }
 }
