@@ -1,7 +1,8 @@
 """The operator console in headless Chromium, against the real `orders serve`: sign in, find an
 order, open the diff between two of its versions, see who uploaded each and its registered
 devices (never a whole push token), upload an invalid archive and see each error beside the path
-it names, create and revoke an API key, the push outbox — and a forged post refused. axe-core on
+it names, create and revoke an API key, the push outbox, change an order's status (previewed, then
+signed by the service) — and a forged post refused. axe-core on
 every page, a 375 px screen, screenshots."""
 
 import json
@@ -210,3 +211,40 @@ def test_the_push_outbox_shows_waiting_and_failed_pushes_with_their_reasons(page
     assert len(failed) == 1 and failed[0][-1] == "the device token is gone: 410 Unregistered"
     assert PUSH_TOKEN not in pages.driver.page_source
     check(pages, "console push outbox", "console-outbox")
+
+
+def test_the_order_is_changed_from_its_page_after_a_preview_and_signed_by_the_service(pages, deployment, console):
+    """Issue 43: the order's status and its fulfillment's, previewed as the fields that change,
+    then signed with the type's identity — a new current version, pushed; a forged post changes
+    nothing. Last in this module: it adds a version (and a push) the tests above do not expect."""
+    pki = os.path.dirname(TEST_ROOT)
+    deployment.orders(["signing", "add", "--order-type", ORDER_TYPE, "--certificate", os.path.join(pki, "order.pem"),
+                       "--key", os.path.join(pki, "order.key"), "--intermediate", os.path.join(pki, "wwdr.pem"),
+                       "--trust-root", TEST_ROOT])
+    path = f"/console/orders/{ORDER_TYPE}/{ORDER_ID}"
+    signed_in(pages, console, path)
+    cookie = pages.session_cookie()
+    forged = {"Cookie": f"{cookie['name']}={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"}
+    status, _ = request("POST", console + path + "/change", b'step=sign&patch={"status":"cancelled"}', forged)
+    assert status == 403
+    history = lambda: deployment.orders(["history", "--type", ORDER_TYPE, "--id", ORDER_ID, "--json"]).stdout.splitlines()
+    before = len(history())
+
+    Select(pages.driver.find_element(By.ID, "status")).select_by_value("cancelled")
+    Select(pages.driver.find_element(By.ID, "fulfillment.0")).select_by_value("delivered")
+    pages.click_button("Preview Changes")
+    assert pages.heading() == f"Change {ORDER_ID}"
+    rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in pages.driver.find_elements(By.CSS_SELECTOR, "[aria-label='Fields'] tbody tr")]
+    assert ["status", "changed", '"completed"', '"cancelled"'] in rows, rows
+    assert ["fulfillments[0].status", "changed", '"onTheWay"', '"delivered"'] in rows, rows
+    assert len(history()) == before, "a preview signs nothing"
+    check(pages, "console change preview", "console-change")
+
+    pages.click_button("Sign and Save")
+    assert "Signed and saved a new version" in pages.driver.find_element(By.CSS_SELECTOR, ".notice").text
+    versions = history()
+    assert len(versions) == before + 1
+    current = json.loads(versions[-1])
+    assert current["status"] == "cancelled", current
+    check(pages, "console order, changed")

@@ -234,4 +234,72 @@ struct ConsolePagesTests {
             #expect(!failedPage.contains(ServiceFixture.pushToken))
         }
     }
+
+    /// The value of the first hidden input named `name` on `page`, its HTML escapes undone.
+    static func hiddenValue(_ name: String, in page: String) throws -> String {
+        let marker = "name=\"\(name)\" value=\""
+        let start = try #require(page.range(of: marker)).upperBound
+        let end = try #require(page[start...].firstIndex(of: "\""))
+        return String(page[start..<end]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(
+            of: "&#39;", with: "'"
+        )
+        .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test(
+        "the change form: shown with a signing identity; a preview signs nothing; Sign and Save authors; a stale preview is shown again"
+    )
+    func changeForm() async throws {
+        let fixture = try await ServiceFixture.make()
+        try await fixture.wallet.consent.setOwnerPassword("correct horse battery", cost: 4)
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")
+        let path = "/console/orders/\(ServiceFixture.shopType)/ORDER-1"
+        try await fixture.service().application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let cookie = try await Self.signIn(client)
+            func get() async throws -> String {
+                String(
+                    buffer: try await client.executeRequest(uri: path, method: .get, headers: [.cookie: cookie], body: nil).body)
+            }
+            func post(_ fields: [(String, String)]) async throws -> TestResponse {
+                let body = fields.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
+                return try await client.executeRequest(
+                    uri: path + "/change", method: .post,
+                    headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+            }
+            #expect(try await get().contains("add one with <code>orders signing add</code>"))
+            _ = try await fixture.wallet.addSigningIdentity(
+                orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
+                key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
+                intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+            let page = try await get()
+            #expect(page.contains("Preview Changes") && page.contains("id=\"fulfillment.0\""))
+            let token = try Self.hiddenValue("csrf_token", in: page)
+
+            let preview = try await post([
+                ("csrf_token", token), ("step", "preview"), ("status", "completed"), ("fulfillment.0", "delivered"),
+            ])
+            #expect(preview.status == .ok)
+            let previewPage = String(buffer: preview.body)
+            #expect(previewPage.contains("<code>fulfillments[0].status</code>"))
+            #expect(previewPage.contains("<code>&quot;delivered&quot;</code>"))
+            #expect(previewPage.contains("<code>status</code>") && previewPage.contains("Sign and Save"))
+            #expect(try await fixture.wallet.orders.history(identifier).count == 1, "a preview signs nothing")
+
+            let patch = try Self.hiddenValue("patch", in: previewPage)
+            let basis = try Self.hiddenValue("basis", in: previewPage)
+            let forged = try await post([("csrf_token", "forged"), ("step", "sign"), ("patch", patch), ("basis", basis)])
+            #expect(forged.status == .forbidden)
+            let signed = try await post([("csrf_token", token), ("step", "sign"), ("patch", patch), ("basis", basis)])
+            #expect(signed.status == .seeOther && signed.headers[.location] == path + "?done=signed")
+            #expect(try await fixture.wallet.orders.history(identifier).count == 2)
+            let current = try #require(try await fixture.wallet.orders.decodedOrder(identifier))
+            #expect(current.status == .completed && current.fulfillments?.first?.statusName == "delivered")
+
+            // The same confirmation again: the order is no longer the version previewed.
+            let stale = try await post([("csrf_token", token), ("step", "sign"), ("patch", patch), ("basis", basis)])
+            #expect(stale.status == .ok && String(buffer: stale.body).contains("Nothing to Change"))
+            #expect(try await fixture.wallet.orders.history(identifier).count == 2)
+        }
+    }
 }

@@ -108,6 +108,13 @@ extension ConsolePages {
         var diffAction: String
         var devicesSummary: String
         var devices: [DeviceRow]
+        var formToken: String
+        /// Whether a signing identity holds the type's key: the change form is shown.
+        var canChange: Bool
+        var changeAction: String
+        var statuses: [Choice]
+        var fulfillments: [FulfillmentChoice]
+        var notice: String?
     }
 
     /// Versions and devices an order's page lists at most (the newest).
@@ -125,6 +132,9 @@ extension ConsolePages {
         let history = try await wallet.orders.history(identifier)
         let keyNames = Dictionary(try await wallet.apiKeys().map { ($0.identifier, $0.name) }, uniquingKeysWith: { a, _ in a })
         let registered = try await wallet.registeredDevices(for: identifier, limit: Self.listedDevices)
+        let canChange = try await wallet.signingIdentities().contains { $0.orderTypeIdentifier == identifier.orderTypeIdentifier }
+        let choices = try await wallet.orders.decodedOrder(identifier).map(Self.changeChoices) ?? (statuses: [], fulfillments: [])
+        let signed = try PageForm.query(request).value("done") == "signed"
         let model = OrderModel(
             frame: PageFrame(
                 title: "\(identifier.orderIdentifier) – Orders", text: .console, session: session.formToken, console: true),
@@ -143,7 +153,10 @@ extension ConsolePages {
                 DeviceRow(
                     device: device.deviceIdentifier, token: "…" + device.pushTokenSuffix,
                     registeredAt: RFC3339Timestamp(device.registeredAt).text, updatedAt: RFC3339Timestamp(device.updatedAt).text)
-            })
+            },
+            formToken: session.formToken, canChange: canChange, changeAction: request.uri.path + "/change",
+            statuses: choices.statuses, fulfillments: choices.fulfillments,
+            notice: signed ? "Signed and saved a new version; registered devices are told." : nil)
         return PageResponse.render("consoleOrder", model, imagesFromData: true)
     }
 

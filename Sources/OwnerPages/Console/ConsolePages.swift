@@ -36,6 +36,7 @@ package struct ConsolePages: Sendable {
         table.add(.get, "orders", prefix: "/console", to: owner, use: orders)
         table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}", prefix: "/console", to: owner, use: order)
         table.add(.get, "orders/{orderTypeIdentifier}/{orderIdentifier}/diff", prefix: "/console", to: owner, use: diff)
+        table.add(.post, "orders/{orderTypeIdentifier}/{orderIdentifier}/change", prefix: "/console", to: owner, use: change)
         table.add(.get, "keys", prefix: "/console", to: owner, use: keys)
         table.add(.post, "keys/create", prefix: "/console", to: owner, use: createKey)
         table.add(.post, "keys/revoke", prefix: "/console", to: owner, use: revokeKey)

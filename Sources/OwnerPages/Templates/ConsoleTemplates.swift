@@ -34,6 +34,19 @@ extension PageTemplates {
         {{<layout}}{{$head}}<link rel="stylesheet" href="/orders/static/order.css?v={{orderAssetVersion}}">{{/head}}{{$content}}
         <p><a href="/console/orders">All orders</a></p>
         <h1>{{identifier}} <span class="sub">{{type}}</span></h1>
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        <section class="card" aria-labelledby="change">
+        <h2 id="change">Change the Order</h2>
+        {{#canChange}}<form method="post" action="{{changeAction}}" class="row">
+        <input type="hidden" name="csrf_token" value="{{formToken}}"><input type="hidden" name="step" value="preview">
+        <label for="status">Status</label>
+        <select id="status" name="status">{{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/statuses}}</select>
+        {{#fulfillments}}<label for="{{field}}">{{label}}</label>
+        <select id="{{field}}" name="{{field}}">{{#choices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/choices}}</select>
+        {{/fulfillments}}<button type="submit">Preview Changes</button>
+        </form>{{/canChange}}
+        {{^canChange}}<p>No signing identity holds this order type's key; add one with <code>orders signing add</code> to change the order here.</p>{{/canChange}}
+        </section>
         <section class="card" aria-labelledby="versions">
         <h2 id="versions">Versions</h2>
         <div class="scroll" tabindex="0" role="group" aria-label="Versions"><table>
@@ -108,6 +121,30 @@ extension PageTemplates {
         <td><code>{{after}}</code></td></tr>{{/changes}}
         </tbody></table></div>{{/empty(changes)}}
         </section>
+        {{/content}}{{/layout}}
+        """
+
+    /// A change of the order previewed: the fields it changes, and the form that signs it.
+    static let consoleChange = """
+        {{<layout}}{{$content}}
+        <p><a href="{{back}}">Back to {{identifier}}</a></p>
+        <h1>Change {{identifier}}</h1>
+        <section class="card" aria-labelledby="changes">
+        <h2 id="changes">{{^empty(changes)}}What Will Change{{/empty(changes)}}{{#empty(changes)}}Nothing to Change{{/empty(changes)}}</h2>
+        {{#empty(changes)}}<p class="empty">The order already says this.</p>{{/empty(changes)}}
+        {{^empty(changes)}}<div class="scroll" tabindex="0" role="group" aria-label="Fields"><table><thead><tr><th scope="col">Field</th><th scope="col">Change</th><th scope="col">Before</th>\
+        <th scope="col">After</th></tr></thead><tbody>
+        {{#changes}}<tr class="{{kind}}"><td><code>{{path}}</code></td><td>{{kind}}</td><td><code>{{before}}</code></td>\
+        <td><code>{{after}}</code></td></tr>{{/changes}}
+        </tbody></table></div>
+        <p class="sub">updatedAt is set when the version is signed, later than the stored one's.</p>{{/empty(changes)}}
+        </section>
+        {{^empty(changes)}}<form method="post" action="{{action}}" class="card">
+        <input type="hidden" name="csrf_token" value="{{formToken}}"><input type="hidden" name="step" value="sign">
+        <input type="hidden" name="patch" value="{{patch}}"><input type="hidden" name="basis" value="{{basis}}">
+        <p>A new version is signed with the order type's key, stored, and pushed to the registered devices.</p>
+        <button type="submit" class="primary">Sign and Save</button>
+        </form>{{/empty(changes)}}
         {{/content}}{{/layout}}
         """
 
