@@ -158,5 +158,21 @@ struct SigningCommandTests {
         #expect(database.range(of: Data(SoftHSMToken.pin.utf8)) == nil, "no PIN stored")
         let listed = try await workspace.run(["signing", "list", "--json"])
         #expect(listed.lines.count == 1 && listed.stdout.contains(token.keyURI))
+
+        // Authoring signs with the key in the token; the version verifies.
+        let sources = TestArchiveTable.directory.appendingPathComponent("sources/small")
+        let authored = try await workspace.run(
+            [
+                "author", "--type", Self.type, "--id", "ORDER-123", sources.appendingPathComponent("order.json").path,
+                "--resources",
+                sources.path, "--trust-root", TestArchiveTable.testRoot.path,
+            ], environment: token.environment)
+        #expect(authored.status == 0, "\(authored.stderr)")
+        let archive = workspace.folder.appendingPathComponent("hsm.order").path
+        let exported = try await workspace.run(["export", "--type", Self.type, "--id", "ORDER-123", "--output", archive])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let verified = try await OrdersProcess.run(
+            ["verify", "--trust-root", TestArchiveTable.testRoot.path, archive], in: workspace.folder)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 }

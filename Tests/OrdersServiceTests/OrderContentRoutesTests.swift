@@ -56,7 +56,9 @@ struct OrderContentRoutesTests {
             JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any], "\(String(buffer: response.body))")
     }
 
-    @Test("PATCH, PATCH, then PUT of a new order: each version pushed once to the registered device; answers with orderDetails")
+    @Test(
+        "PUT, PATCH, PATCH of a stored order, then PUT of a new one: each version pushed once to the registered device; answers with orderDetails"
+    )
     func patchesAndPut() async throws {
         let (fixture, token) = try await Self.fixture()
         let pushes = Pushes()
@@ -75,7 +77,21 @@ struct OrderContentRoutesTests {
             let merchant: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"]
             let content = ServiceFixture.path("api", "v1", "orders", ServiceFixture.shopType, "ORDER-1", "content")
 
-            var previous = try #require(RFC3339Timestamp("2026-01-15T09:30:00Z"))
+            // PUT: the order's whole order.json (the stored images kept): its next version, pushed.
+            let wholeOrder = try String(decoding: TestArchiveTable.data("sources/small/order.json"), as: UTF8.self)
+                .replacingOccurrences(of: "ORDER-123", with: "ORDER-1").replacingOccurrences(of: "123-456-789", with: "PUT-1")
+                // createdAt left out: the stored version's is kept (sending another would be refused).
+                .replacingOccurrences(of: "\"createdAt\": \"2026-01-15T09:30:00Z\",", with: "")
+            let replaced = try await client.executeRequest(
+                uri: content, method: .put, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                body: ByteBuffer(string: wholeOrder))
+            #expect(replaced.status == .ok, "\(String(buffer: replaced.body))")
+            let replacedAnswer = try Self.json(replaced)
+            #expect(replacedAnswer["firstVersion"] as? Bool == false)
+            #expect(try await pushes.wait(for: 1) == 1)
+
+            let replacedAt = try #require(replacedAnswer["updatedAt"] as? String)
+            var previous = try #require(RFC3339Timestamp(replacedAt))
             for (round, status) in ["completed", "cancelled"].enumerated() {
                 let patched = try await client.executeRequest(
                     uri: content, method: .patch, headers: merchant, body: ByteBuffer(string: #"{"status":"\#(status)"}"#))
@@ -90,7 +106,7 @@ struct OrderContentRoutesTests {
                 let details = try #require(answer["orderDetails"] as? [String: Any])
                 #expect(details["authenticationToken"] as? String == ServiceFixture.token)
                 #expect(details["webServiceURL"] as? String == "https://shop.example.com/wallet/", "the order's own URL is kept")
-                #expect(try await pushes.wait(for: round + 1) == round + 1)
+                #expect(try await pushes.wait(for: round + 2) == round + 2)
                 let stored = try #require(
                     try await fixture.wallet.orders.decodedOrder(
                         .init(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "ORDER-1")))
@@ -126,7 +142,8 @@ struct OrderContentRoutesTests {
             #expect(saved.archiveSHA256 == answer["archiveSHA256"] as? String)
             #expect(saved.uploadedBy != nil, "recorded as the key's upload")
         }
-        #expect(pushes.sent.withLock { $0.map(\.orderIdentifier) } == ["ORDER-1", "ORDER-1"], "each version pushed once")
+        #expect(
+            pushes.sent.withLock { $0.map(\.orderIdentifier) } == ["ORDER-1", "ORDER-1", "ORDER-1"], "each version pushed once")
     }
 
     @Test(
