@@ -41,6 +41,18 @@ struct PostgresFailoverTests {
         let wallet = WalletStore(backend: backend, configuration: configuration)
         _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make(orderIdentifier: "ORDER-0"))
         let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
+        // Orders the instances author under the failovers (issue 43): the type's identity and
+        // each order's first version.
+        _ = try await wallet.addSigningIdentity(
+            orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
+            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
+            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        for instance in 0..<2 {
+            for order in 0..<Traffic.authoredOrders {
+                _ = try await wallet.orders.saveOrder(
+                    signedArchive: try TestOrderArchive.make(orderIdentifier: "A-\(instance)-\(order)"))
+            }
+        }
         try await backend.close()
         return key.token
     }
@@ -76,7 +88,9 @@ struct PostgresFailoverTests {
         round % 6 == 0 ? .machineDies : round.isMultiple(of: 2) ? .promoteThenImmediate : .promoteThenFast
     }
 
-    @Test("twelve failovers under versions PUT and device GETs through two instances: no acknowledged version lost")
+    @Test(
+        "twelve failovers under versions PUT, versions authored (PATCH, Idempotency-Key) and device GETs through two instances: no acknowledged version lost"
+    )
     func failovers() async throws {
         let database = try await TestPostgresPair.newDatabase()
         let url = try TestPostgresPair.url(database: database, options: "pool_timeout=1")
@@ -103,6 +117,12 @@ struct PostgresFailoverTests {
                         }
                     }
                     group.addTask { await traffic.read(through: client, until: stopping) }
+                    // And one author per instance, PATCHing its own orders with an Idempotency-Key:
+                    // the service signs, and saves version and receipt in one unit of work.
+                    group.addTask {
+                        await traffic.authorVersions(
+                            through: client, [.authorization: "Bearer \(key)"], naming: "A-\(index)", until: stopping)
+                    }
                 }
             }
         }
@@ -147,7 +167,8 @@ struct PostgresFailoverTests {
         let report = traffic.report
         print(
             "failover: \(Self.rounds.count) failovers (\(Self.rounds.filter { $0 != .machineDies }.count) promote-then-stop, "
-                + "commits waiting for the standby at each stop: \(waitingAtStop)), \(versions.count) acknowledged versions, "
+                + "commits waiting for the standby at each stop: \(waitingAtStop)), \(versions.count) acknowledged versions "
+                + "(\(versions.filter { $0.identifier.hasPrefix("A-") }.count) authored), "
                 + "acknowledged-versions-lost = \(lost.count); \(report.served) answers 200/201, "
                 + "\(report.unavailable) answered 503 (slowest \(report.slowestUnavailable)), "
                 + "slowest 503 by phase \(report.slowestUnavailableByPhase), "
@@ -158,6 +179,7 @@ struct PostgresFailoverTests {
             report.createdAfterAcknowledged.isEmpty,
             "answered 201 after an acknowledged version: \(report.createdAfterAcknowledged.prefix(10))")
         #expect(versions.count >= 60)
+        #expect(versions.filter { $0.identifier.hasPrefix("A-") }.count >= 24, "authored versions acknowledged throughout")
         #expect(waitingAtStop.filter { $0 > 0 }.count >= 5, "commits were in flight when the old primary stopped")
         #expect(report.unavailable > 0, "the gaps were seen")
         #expect(report.unexpected.isEmpty, "answers other than 200/201/503 with Retry-After: \(report.unexpected.prefix(5))")
@@ -465,6 +487,31 @@ final class Traffic: Sendable {
         }
     }
 
+    /// How many orders each author PATCHes in turn (`PREFIX-0` …).
+    static let authoredOrders = 5
+
+    /// Merchant PATCHes of `{"orderNumber":…}` to its orders in turn, each with an Idempotency-Key
+    /// of its own, one after another, until `stop`; an acknowledged one is the version its answer
+    /// names (the service chose its `updatedAt`).
+    func authorVersions(through client: LoopbackClient, _ headers: HTTPFields, naming prefix: String, until stop: StopFlag) async
+    {
+        var number = 0
+        var headers = headers
+        headers[.contentType] = "application/merge-patch+json"
+        while !stop.isSet {
+            number += 1
+            let identifier = "\(prefix)-\(number % Self.authoredOrders)"
+            if let field = HTTPField.Name("Idempotency-Key") { headers[field] = "\(prefix)-\(number)" }
+            await send(
+                client, .patch, "/api/v1/orders/\(ServiceFixture.shopType)/\(identifier)/content", headers,
+                Data(#"{"orderNumber":"\#(number)"}"#.utf8), saving: nil
+            ) { answer in
+                let updatedAt = (try? JSONSerialization.jsonObject(with: answer) as? [String: Any])?["updatedAt"] as? String
+                return updatedAt.map { Version(identifier: identifier, updatedAt: $0) }
+            }
+        }
+    }
+
     /// Device GETs of the test order, one after another, until `stop`.
     func read(through client: LoopbackClient, until stop: StopFlag) async {
         while !stop.isSet {
@@ -477,7 +524,8 @@ final class Traffic: Sendable {
     /// answer) as unexpected.
     func send(
         _ client: LoopbackClient, _ method: HTTPRequest.Method, _ path: String, _ headers: HTTPFields, _ body: Data?,
-        saving: (identifier: String, archive: Data)?, version: Version? = nil
+        saving: (identifier: String, archive: Data)?, version: Version? = nil,
+        answered: ((Data) -> Version?)? = nil
     ) async {
         let started = ContinuousClock.now
         let response: ServiceResponse
@@ -500,7 +548,7 @@ final class Traffic: Sendable {
             case .ok, .created:
                 state.report.served += 1
                 if let saving { state.acknowledged[saving.identifier] = saving.archive }
-                if let version {
+                if let version = version ?? answered?(response.body) {
                     if response.status == .created && state.acknowledgedOrders.contains(version.identifier) {
                         state.report.createdAfterAcknowledged.append(version)
                     }
