@@ -51,7 +51,7 @@ package struct MerchantRoutes: Sendable {
     /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
     @Sendable func saveOrder(_ request: Request, context: MerchantContext) async throws -> Response {
         let store = financeStore(context)
-        try OrderContentRoutes.requireMediaType(request, accepted: Self.archiveMediaTypes)
+        try request.requireMediaType(Self.archiveMediaTypes)
         let archive = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
         switch store.prepareOrder(signedArchive: archive) {

@@ -47,7 +47,7 @@ struct OrderContentRoutes: Sendable {
         guard !type.lowercased().hasPrefix("multipart/form-data") else {
             throw ServiceRequestError.malformedBody(reason: "a multipart/form-data body needs its boundary parameter", path: nil)
         }
-        try Self.requireMediaType(request, accepted: Self.orderMediaTypes)
+        try request.requireMediaType(Self.orderMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         return try await author(.replace(orderJSON: body, resources: nil), body: body, request: request, context: context)
     }
@@ -69,7 +69,7 @@ struct OrderContentRoutes: Sendable {
 
     /// `PATCH /api/v1/orders/{type}/{id}/content`: the next version, `404` when nothing is stored.
     @Sendable func patch(_ request: Request, context: MerchantContext) async throws -> Response {
-        try Self.requireMediaType(request, accepted: Self.patchMediaTypes)
+        try request.requireMediaType(Self.patchMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.bodySize)
         return try await author(.mergePatch(body), body: body, request: request, context: context)
     }
@@ -85,7 +85,7 @@ struct OrderContentRoutes: Sendable {
         guard let idempotencyKey = try Self.idempotencyKey(request) else {
             let authored = try await store.authorOrder(
                 identifier, content: content, serviceURL: serviceURL, uploadedBy: key.identifier)
-            return Self.response(Self.status(authored), body: Self.answer(authored, now: now))
+            return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         }
         let digest = SHA256Digest.hex(of: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + body)
         if let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) {
@@ -99,7 +99,7 @@ struct OrderContentRoutes: Sendable {
                     caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: digest,
                     status: Int(Self.status(authored).code), answer: Self.answer(authored, now: now), createdAt: now)
             }
-            return Self.response(Self.status(authored), body: Self.answer(authored, now: now))
+            return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         } catch OrderStoreError.requestAlreadyAnswered {
             // The same key, at the same time: the request that committed first answers both.
             guard let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) else {
@@ -116,16 +116,7 @@ struct OrderContentRoutes: Sendable {
     /// The answer's bytes: the version, its customer page (a link valid 30 days from `now`) and
     /// Apple Pay's `orderDetails`.
     static func answer(_ authored: AuthoredOrder, now: Date) -> Data {
-        let page = MerchantRoutes.customerPage(authored.report, now: now)
-        return
-            (try? WireFormat.encode(WireAuthoredOrder(authored, customerPage: page)))
-            ?? Data(#"{"error":{"code":"internal","message":"unencodable answer","path":null},"report":null}"#.utf8)
-    }
-
-    static func response(_ status: HTTPResponse.Status, body: Data, replayed: Bool = false) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if replayed { headers[replayedField] = "true" }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        Response.jsonBytes(WireAuthoredOrder(authored, customerPage: MerchantRoutes.customerPage(authored.report, now: now)))
     }
 
     /// The kept answer, for the same request only.
@@ -133,7 +124,8 @@ struct OrderContentRoutes: Sendable {
         guard ConstantTime.equals(Array(receipt.requestDigest.utf8), Array(digest.utf8)) else {
             throw .idempotencyKeyReused(receipt.idempotencyKey)
         }
-        return response(HTTPResponse.Status(code: receipt.status), body: receipt.answer, replayed: true)
+        return Response.json(
+            status: HTTPResponse.Status(code: receipt.status), encoded: receipt.answer, headers: [replayedField: "true"])
     }
 
     /// The request's `Idempotency-Key`: one header of 1…255 visible ASCII characters, bare or as a
@@ -151,13 +143,5 @@ struct OrderContentRoutes: Sendable {
                 name: "Idempotency-Key", reason: "must be 1 to \(idempotencyKeyLimit) visible ASCII characters (a UUID, say)")
         }
         return String(key)
-    }
-
-    /// A body's media type (parameters aside, case-insensitively) must be one the route reads; a
-    /// missing `Content-Type` is taken as the route's first.
-    static func requireMediaType(_ request: Request, accepted: [String]) throws(ServiceRequestError) {
-        guard let type = request.headers[.contentType] else { return }
-        let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-        guard accepted.contains(essence) else { throw ServiceRequestError.unsupportedMediaType(type, accepted: accepted) }
     }
 }

@@ -13,18 +13,12 @@ extension OrderVerifier {
             report.errors.append(ArchiveError.missingFile(OrderValidator.fileName, hint: nil).issue)
             return report
         }
-        report.orderJSON = orderBytes
-        let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
-        report.summary = validation.summary
         let archive = ZipArchive(
             entries: files.sorted { $0.key < $1.key }.map {
                 ZipArchive.Entry(name: $0.key, contents: $0.value, compression: .deflate)
             })
-        let resourceProblems = OrderResourceChecker(archive: archive).problems(references: validation.fileReferences)
-        for finding in validation.errors + validation.warnings + resourceProblems {
-            if finding.issueCode.isError { report.errors.append(finding.issue) } else { report.warnings.append(finding.issue) }
-        }
-        report.order = report.errors.isEmpty ? validation.order : nil
+        let findings = checkContent(orderBytes, in: archive, into: &report)
+        report.add(findings)
         return report
     }
 }

@@ -41,15 +41,7 @@ public struct OrderVerifier: Sendable {
             return VerificationReport(oversizedArchiveOf: archiveBytes.count, limit: limits.maximumArchiveSize)
         }
         var report = VerificationReport(archiveDigest: ArchiveDigest(of: archiveBytes))
-        func add(_ findings: [some VerificationIssueConvertible]) {
-            for finding in findings {
-                if finding.issueCode.isError {
-                    report.errors.append(finding.issue)
-                } else {
-                    report.warnings.append(finding.issue)
-                }
-            }
-        }
+        func add(_ findings: [some VerificationIssueConvertible]) { report.add(findings) }
 
         // 1. The container.
         let archive: ZipArchive
@@ -79,13 +71,7 @@ public struct OrderVerifier: Sendable {
         //    name the order's type).
         var orderFindings: [OrderError] = []
         if let orderBytes = archive[OrderValidator.fileName] {
-            report.orderJSON = orderBytes
-            let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
-            report.summary = validation.summary
-            orderFindings = validation.errors + validation.warnings
-            let resourceProblems = OrderResourceChecker(archive: archive).problems(references: validation.fileReferences)
-            orderFindings += resourceProblems
-            report.order = resourceProblems.contains(where: \.isError) ? nil : validation.order
+            orderFindings = checkContent(orderBytes, in: archive, into: &report)
         }
 
         // 5. The signature over the manifest bytes as received.
@@ -105,6 +91,18 @@ public struct OrderVerifier: Sendable {
         }
         add(orderFindings)
         return report
+    }
+
+    /// order.json's validation and the files it references (step 4): the summary, the order and
+    /// order.json go into `report`; the findings are returned, for the caller to add where it
+    /// reports them.
+    func checkContent(_ orderBytes: Data, in archive: ZipArchive, into report: inout VerificationReport) -> [OrderError] {
+        report.orderJSON = orderBytes
+        let validation = OrderValidator(maximumJSONDepth: limits.maximumJSONDepth).validate(orderBytes)
+        report.summary = validation.summary
+        let resourceProblems = OrderResourceChecker(archive: archive).problems(references: validation.fileReferences)
+        report.order = resourceProblems.contains(where: \.isError) ? nil : validation.order
+        return validation.errors + validation.warnings + resourceProblems
     }
 
     /// Required entries, and the common mistake of zipping the folder instead of its contents.

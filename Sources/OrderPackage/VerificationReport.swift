@@ -84,6 +84,17 @@ public struct VerificationReport: Sendable, Codable {
     /// Whether the package passed every check.
     public var isValid: Bool { errors.isEmpty }
 
+    /// Adds each finding to ``errors`` or ``warnings`` by its code.
+    mutating func add(_ findings: [some VerificationIssueConvertible]) {
+        for finding in findings {
+            if finding.issueCode.isError {
+                errors.append(finding.issue)
+            } else {
+                warnings.append(finding.issue)
+            }
+        }
+    }
+
     public var orderTypeIdentifier: String? { order?.orderTypeIdentifier ?? summary.orderTypeIdentifier }
     public var orderIdentifier: String? { order?.orderIdentifier ?? summary.orderIdentifier }
     public var createdAt: RFC3339Timestamp? { order?.createdAt ?? summary.createdAt.flatMap(RFC3339Timestamp.init) }

@@ -74,21 +74,16 @@ public struct OrderSigner: Sendable {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw .invalidPrivateKey(reason: "cannot read \(path)")
             }
-            if PKCS12Bundle.looksLikePKCS12(contents) {
-                do {
-                    let bundle = try PKCS12Bundle(der: contents, passphrase: passphrase)
+            do {
+                if let bundle = try PKCS12Bundle.open(contents, passphrase: passphrase) {
                     privateKey = bundle.privateKey
                     bundledCertificate = bundle.certificate
                     bundledChain = bundle.otherCertificates.filter { $0.subjectDescription != $0.issuerDescription }
-                } catch {
-                    throw .invalidPrivateKey(reason: error.description)
-                }
-            } else {
-                do {
+                } else {
                     privateKey = try PrivateKey(pem: contents, passphrase: passphrase)
-                } catch {
-                    throw .invalidPrivateKey(reason: error.description)
                 }
+            } catch {
+                throw .invalidPrivateKey(reason: error.description)
             }
         case .pkcs11(let uri, let module, let pinSource):
             let pin = try pinSource?.read()

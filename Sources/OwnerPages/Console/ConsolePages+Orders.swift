@@ -127,13 +127,14 @@ extension ConsolePages {
         guard let archive = try await wallet.orders.archive(identifier) else {
             throw ServiceRequestError.noRoute
         }
-        let rendered = try OrderRenderer(languages: PageLocale.languages(request.headers[.acceptLanguage]))
-            .render(storedArchive: archive)
+        let stored = try OrderRenderer.decode(storedArchive: archive)
+        let rendered = OrderRenderer(languages: PageLocale.languages(request.headers[.acceptLanguage]))
+            .render(stored.order, archive: stored.archive)
         let history = try await wallet.orders.history(identifier)
         let keyNames = Dictionary(try await wallet.apiKeys().map { ($0.identifier, $0.name) }, uniquingKeysWith: { a, _ in a })
         let registered = try await wallet.registeredDevices(for: identifier, limit: Self.listedDevices)
-        let canChange = try await wallet.signingIdentities().contains { $0.orderTypeIdentifier == identifier.orderTypeIdentifier }
-        let choices = try await wallet.orders.decodedOrder(identifier).map(Self.changeChoices) ?? (statuses: [], fulfillments: [])
+        let canChange = try await wallet.hasSigningIdentity(for: identifier.orderTypeIdentifier)
+        let choices = Self.changeChoices(stored.order)
         let signed = try PageForm.query(request).value("done") == "signed"
         let model = OrderModel(
             frame: PageFrame(

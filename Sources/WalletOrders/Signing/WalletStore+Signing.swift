@@ -46,6 +46,11 @@ extension WalletStore {
         try await backend.signingIdentities.identities()
     }
 
+    /// Whether the store holds an identity for `orderTypeIdentifier` (one row read, no key loaded).
+    public func hasSigningIdentity(for orderTypeIdentifier: String) async throws -> Bool {
+        try await backend.signingIdentities.identity(orderTypeIdentifier: orderTypeIdentifier) != nil
+    }
+
     /// Removes the identity of `orderTypeIdentifier`.
     ///
     /// - Throws: ``SigningIdentityError/notFound(orderTypeIdentifier:)`` when there is none.

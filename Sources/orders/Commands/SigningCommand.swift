@@ -94,8 +94,8 @@ struct SigningCommand: AsyncParsableCommand {
                 if let key { .file(path: Self.absolute(key), passphrase: secret) } else {
                     .pkcs11(uri: pkcs11URI ?? "", module: pkcs11Module.map(Self.absolute), pin: secret)
                 }
-            let certificateBytes = try certificate.map { path in try Self.read(path, what: "certificate") }
-            let intermediateBytes = try intermediates.map { path in try Self.read(path, what: "intermediate") }
+            let certificateBytes = try certificate.map { path in try FileInput.contents(of: path, what: "certificate") }
+            let intermediateBytes = try intermediates.map { path in try FileInput.contents(of: path, what: "intermediate") }
             let wallet = try await store.wallet(create: true, trust: trust)
             let added = try await wallet.addSigningIdentity(
                 orderTypeIdentifier: orderType, certificate: certificateBytes, key: location, intermediates: intermediateBytes)
@@ -111,14 +111,6 @@ struct SigningCommand: AsyncParsableCommand {
 
         static func absolute(_ path: String) -> String {
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        }
-
-        static func read(_ path: String, what: String) throws -> Data {
-            do {
-                return try FileInput.read(path)
-            } catch {
-                throw CommandFailure("cannot read \(what) \(path): \(TrustOptions.reason(error))")
-            }
         }
     }
 

@@ -9,32 +9,30 @@ struct PKCS12Bundle {
     let certificate: X509Certificate?
     let otherCertificates: [X509Certificate]
 
-    /// Whether `data` is DER that OpenSSL reads as PKCS#12 (before any passphrase is tried).
-    static func looksLikePKCS12(_ data: Data) -> Bool {
+    /// The bundle `data` holds, or nil when `data` is not PKCS#12 DER (a PEM key, say): read
+    /// once, opened with `passphrase`.
+    ///
+    /// - Throws: when the file is PKCS#12 but the passphrase is wrong or it holds no key.
+    static func open(_ data: Data, passphrase: String?) throws(OpenSSLError) -> PKCS12Bundle? {
         OpenSSLError.clearQueue()
-        defer { OpenSSLError.clearQueue() }
-        guard let bio = try? MemoryBIO(data), let parsed = d2i_PKCS12_bio(bio.pointer, nil) else { return false }
-        PKCS12_free(parsed)
-        return true
-    }
-
-    /// - Throws: when `data` is not PKCS#12, the passphrase is wrong, or the file holds no key.
-    init(der data: Data, passphrase: String?) throws(OpenSSLError) {
+        let bio = try MemoryBIO(data)
+        guard let parsed = d2i_PKCS12_bio(bio.pointer, nil) else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        defer { PKCS12_free(parsed) }
         do {
-            try self.init(parsing: data, passphrase: passphrase)
+            return try PKCS12Bundle(parsed: parsed, passphrase: passphrase)
         } catch let error where OSSL_PROVIDER_available(nil, "legacy") == 0 {
             // Files exported by older Keychain Access encrypt the certificate with RC2-40, which
             // OpenSSL 3 keeps in its legacy provider: loaded (once) only when a file fails without it.
             guard OSSL_PROVIDER_try_load(nil, "legacy", 1) != nil else { throw error }
-            try self.init(parsing: data, passphrase: passphrase)
+            return try PKCS12Bundle(parsed: parsed, passphrase: passphrase)
         }
     }
 
-    private init(parsing data: Data, passphrase: String?) throws(OpenSSLError) {
+    private init(parsed: OpaquePointer, passphrase: String?) throws(OpenSSLError) {
         OpenSSLError.clearQueue()
-        let bio = try MemoryBIO(data)
-        guard let parsed = d2i_PKCS12_bio(bio.pointer, nil) else { throw OpenSSLError("read the PKCS#12 file") }
-        defer { PKCS12_free(parsed) }
         var key: OpaquePointer?
         var certificate: OpaquePointer?
         var others: OpaquePointer?
