@@ -3,7 +3,8 @@
 #
 #   Benchmarks/run.sh            both sections
 #   Benchmarks/run.sh verify [N] verification: the library, the `orders` CLI (N files, default 2,000),
-#                                and the same checks scripted with unzip + sha256sum + openssl cms
+#                                and the same checks scripted with unzip + sha256sum + openssl cms;
+#                                BEFORE_BINARY (an earlier commit's release `orders`) adds its one-core row
 #   Benchmarks/run.sh scaling    orders verify with 8,000 and 32,000 file arguments (linear)
 #   Benchmarks/run.sh store      saveOrder and containsOrder on stores of 1,000 to 1,000,000 orders
 #   Benchmarks/run.sh finance    transactions(query:) over 1,000,000 transactions against the same
@@ -22,9 +23,15 @@
 #                                with 1, 2 and 4 processes (20 orders × 25 versions, interleaved),
 #                                and containsOrder req/s through 1 and 2 `orders serve` instances
 #                                (S seconds of wrk, default 10); starts its own throwaway cluster
-#   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): a device's
-#                                GET of an order and the merchant API's containsOrder, against a bare
-#                                Hummingbird handler answering the same bytes (BareHandler)
+#   Benchmarks/run.sh saves [BEFORE]
+#                                `orders add` of 2,000 new orders in one process: SQLite against
+#                                PostgreSQL (a direct connection, prepared statements) in the same
+#                                run, three rounds alternating, medians; with BEFORE (an earlier
+#                                commit's release `orders`) its rows too. Under Scripts/with-postgres.sh
+#   Benchmarks/run.sh serve [S]  orders serve under wrk (S seconds per run, default 10): /health, a
+#                                device's GET of an order (100 KB and 3.5 KB archives) and the merchant
+#                                API's containsOrder, against a bare Hummingbird handler answering the
+#                                same bytes (BareHandler); ORDERS_BINARY measures another build
 #   Benchmarks/run.sh compare BEFORE [S]
 #                                two builds of orders serve under the same wrk load, alternating: BEFORE
 #                                (an earlier commit's release `orders`) and this one — a device's GET,
@@ -106,6 +113,11 @@ verify_section() {
     start=$(date +%s%N)
     "$orders" verify --trust-root "$root" "${arguments[@]}" > /dev/null
     timings+=("all $(( $(date +%s%N) - start ))")
+    if [ -n "${BEFORE_BINARY:-}" ]; then
+      start=$(date +%s%N)
+      taskset -c 0 "$BEFORE_BINARY" verify --trust-root "$root" "${arguments[@]}" > /dev/null
+      timings+=("before $(( $(date +%s%N) - start ))")
+    fi
   done
   median_rate() {
     printf '%s\n' "${timings[@]}" | awk -v kind="$1" -v n="$iterations" '$1 == kind { print $2 }' | sort -n |
@@ -184,6 +196,12 @@ PY
     "$(awk -v a="$library_rate" -v b="$bound_rate" 'BEGIN { printf "%.0f %%", 100 * a / b }')"
   printf '%-46s %12s %11s\n' "orders verify, one core (taskset -c 0)" "$one_core_rate" \
     "$(awk -v a="$one_core_rate" -v b="$bound_rate" 'BEGIN { printf "%.0f %%", 100 * a / b }')"
+  if [ -n "${BEFORE_BINARY:-}" ]; then
+    local before_rate
+    before_rate=$(median_rate before)
+    printf '%-46s %12s %11s\n' "before (BEFORE_BINARY), one core" "$before_rate" \
+      "$(awk -v a="$before_rate" -v b="$bound_rate" 'BEGIN { printf "%.0f %%", 100 * a / b }')"
+  fi
   printf '%-46s %12s %11s\n' "orders verify, $(nproc) cores" "$cli_rate" \
     "$(awk -v a="$cli_rate" -v b="$one_core_rate" 'BEGIN { printf "%.2f× one core", a / b }')"
   echo "(medians of $rounds alternating runs of $iterations files each; openssl speed's RSA verify on $(nproc) cores: ${multi_ratio}× one)"
@@ -423,18 +441,31 @@ serve_section() {
   bare="$(swift build -c release --show-bin-path)/BareHandler"
   key=$("$orders" keys create --store "$store" --order-type "$type" 2>/dev/null)
 
+  # A second store and server with a typical small archive (3.5 KB): with a 100 KB body the write
+  # hides what a request costs besides it.
+  local small small_store="$work/small.sqlite"
+  small=$(cd ../TestArchives/valid && pwd)/key-id.order
+  "$orders" add --store "$small_store" --trust-root "$root" "$small" >/dev/null
+
   ORDERS_LOG_LEVEL=error "$orders" serve --store "$store" --port 0 > "$work/serve.out" 2>"$work/serve.err" &
   serve_pid=$!  # global: the EXIT trap runs after this function returns
-  until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.05; done
-  local served
+  ORDERS_LOG_LEVEL=error "$orders" serve --store "$small_store" --port 0 > "$work/small.out" 2>"$work/small.err" &
+  small_pid=$!
+  until grep -q listening "$work/serve.out" 2>/dev/null && grep -q listening "$work/small.out" 2>/dev/null; do sleep 0.05; done
+  local served small_served
   served=$(sed 's/.*://' "$work/serve.out")
+  small_served=$(sed 's/.*://' "$work/small.out")
   curl -s -H "Authorization: Bearer $key" "http://127.0.0.1:$served/api/v1/orders/$type/$id" > "$work/answer.json"
-  "$bare" "$archive" "$work/answer.json" > "$work/bare.out" &
+  curl -s "http://127.0.0.1:$served/health" > "$work/health.json"
+  "$bare" "$archive" "$work/answer.json" "$work/health.json" > "$work/bare.out" &
   bare_pid=$!
-  until grep -q listening "$work/bare.out" 2>/dev/null; do sleep 0.05; done
-  local bare_port
+  "$bare" "$small" "$work/answer.json" "$work/health.json" > "$work/bare-small.out" &
+  bare_small_pid=$!
+  until grep -q listening "$work/bare.out" 2>/dev/null && grep -q listening "$work/bare-small.out" 2>/dev/null; do sleep 0.05; done
+  local bare_port bare_small_port
   bare_port=$(sed 's/.*://' "$work/bare.out")
-  trap 'kill "$serve_pid" "$bare_pid" 2>/dev/null; rm -rf "$work"' EXIT
+  bare_small_port=$(sed 's/.*://' "$work/bare-small.out")
+  trap 'kill "$serve_pid" "$small_pid" "$bare_pid" "$bare_small_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
   # load PID PORT PATH HEADER → "requests/s p99-ms instructions-per-request": wrk drives the
   # server while perf counts the server's own user-space instructions (throughput on a shared
@@ -461,15 +492,22 @@ serve_section() {
   echo "== serve: wrk, 1 thread, 32 connections, ${seconds} s per run, 3 rounds alternating, medians" >&2
   printf '%-38s %10s %7s %12s %10s %7s %12s %7s %7s\n' "request" "orders rps" "p99 ms" "instr/req" \
     "bare rps" "p99 ms" "instr/req" "rps %" "instr %"
-  local name path header ours theirs round
-  for row in "GET order (device, AppleOrder)|/v1/orders/$type/$id|Authorization: AppleOrder $token" \
-             "containsOrder (merchant API, Bearer)|/api/v1/orders/$type/$id|Authorization: Bearer $key"; do
-    IFS='|' read -r name path header <<< "$row"
-    load "$serve_pid" "$served" "$path" "$header" >/dev/null   # warm-up (fills the archive cache)
+  local name path header ours theirs round ours_pid ours_port bare_pid_now bare_port_now
+  for row in "/health (no authentication)|/health|X-Load: wrk|big" \
+             "GET order, 100 KB (device, AppleOrder)|/v1/orders/$type/$id|Authorization: AppleOrder $token|big" \
+             "GET order, 3.5 KB (device, AppleOrder)|/v1/orders/$type/$id|Authorization: AppleOrder $token|small" \
+             "containsOrder (merchant API, Bearer)|/api/v1/orders/$type/$id|Authorization: Bearer $key|big"; do
+    IFS='|' read -r name path header which <<< "$row"
+    if [ "$which" = small ]; then
+      ours_pid=$small_pid; ours_port=$small_served; bare_pid_now=$bare_small_pid; bare_port_now=$bare_small_port
+    else
+      ours_pid=$serve_pid; ours_port=$served; bare_pid_now=$bare_pid; bare_port_now=$bare_port
+    fi
+    load "$ours_pid" "$ours_port" "$path" "$header" >/dev/null   # warm-up (fills the archive cache)
     : > "$work/ours.txt"; : > "$work/theirs.txt"
     for round in 1 2 3; do
-      load "$serve_pid" "$served" "$path" "$header" >> "$work/ours.txt"; echo >> "$work/ours.txt"
-      load "$bare_pid" "$bare_port" "$path" "$header" >> "$work/theirs.txt"; echo >> "$work/theirs.txt"
+      load "$ours_pid" "$ours_port" "$path" "$header" >> "$work/ours.txt"; echo >> "$work/ours.txt"
+      load "$bare_pid_now" "$bare_port_now" "$path" "$header" >> "$work/theirs.txt"; echo >> "$work/theirs.txt"
     done
     ours=$(median < "$work/ours.txt")
     theirs=$(median < "$work/theirs.txt")
@@ -619,6 +657,65 @@ PY
     printf '%-12s %12s' "$processes" "$(contains "$processes" --store "$store")"
     for route in "${routes[@]}"; do printf ' %12s' "$(contains "$processes" --database "${pgs[$route]}")"; done
     echo
+  done
+  echo
+}
+
+# `orders add` of 2,000 new orders, one process: PostgreSQL against SQLite (issue 44, item 4).
+saves_section() {
+  local before=${1:-} orders root pki source
+  [ -n "${ORDERS_TEST_POSTGRES:-}" ] || { echo "saves: run under Scripts/with-postgres.sh" >&2; exit 2; }
+  echo "== saves: building orders (release)" >&2
+  (cd .. && swift build -c release --product orders >/dev/null 2>&1)
+  orders="$(cd .. && swift build -c release --show-bin-path)/orders"
+  root=$(cd ../TestArchives/pki && pwd)/root.pem
+  pki=$(cd ../TestArchives/pki && pwd)
+  source=$(cd ../TestArchives/sources/small && pwd)
+  local archives="${TMPDIR:-/tmp}/wallet-orders-benchmarks/saves-archives"
+  if [ "$(ls "$archives" 2>/dev/null | wc -l)" -ne 2000 ]; then
+    echo "== saves: signing 2,000 orders" >&2
+    rm -rf "$archives" && mkdir -p "$archives"
+    local folder="$work/src" i
+    for i in $(seq 0 1999); do
+      rm -rf "$folder" && cp -r "$source" "$folder"
+      python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); o["orderIdentifier"] = "SAVE-" + sys.argv[2]; json.dump(o, open(sys.argv[1], "w"))' \
+        "$folder/order.json" "$i"
+      "$orders" pack "$folder" --certificate "$pki/order.pem" --key "$pki/order.key" --intermediate "$pki/wwdr.pem" \
+        -o "$archives/$i.order" >/dev/null
+    done
+  fi
+  # add BINARY BACKEND-ARGS... → saves/s; the store exists before the clock starts
+  local primer
+  primer=$(cd ../TestArchives/valid && pwd)/basic.order
+  add() {
+    local binary=$1 start; shift
+    "$binary" add --yes --trust-root "$root" "$@" "$primer" >/dev/null
+    start=$(date +%s.%N)
+    "$binary" add --yes --trust-root "$root" "$@" "$archives"/*.order >/dev/null
+    awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", 2000 / (e - s) }'
+  }
+  fresh() {
+    local name="saves_$(date +%s%N)"
+    psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $name" >/dev/null
+    python3 -c 'import sys; head, _, q = sys.argv[1].partition("?"); print(head.rsplit("/", 1)[0] + "/" + sys.argv[2] + ("?" + q if q else ""))' \
+      "$ORDERS_TEST_POSTGRES" "$name"
+  }
+  local binaries=("$orders") names=("this build") round b
+  [ -n "$before" ] && { binaries+=("$before"); names+=("before"); }
+  : > "$work/saves.txt"
+  for round in 1 2 3; do
+    for b in "${!binaries[@]}"; do
+      echo "$b sqlite $(add "${binaries[$b]}" --store "$work/saves-$round-$b.sqlite")" >> "$work/saves.txt"
+      echo "$b postgres $(add "${binaries[$b]}" --database "$(fresh)")" >> "$work/saves.txt"
+    done
+  done
+  echo "== saves: orders add of 2,000 new orders, one process, saves/s (medians of 3 rounds)" >&2
+  printf '%-12s %10s %12s %14s\n' "build" "SQLite" "PostgreSQL" "PG / SQLite"
+  for b in "${!binaries[@]}"; do
+    local lite pg
+    lite=$(awk -v b="$b" '$1 == b && $2 == "sqlite" { print $3 }' "$work/saves.txt" | sort -n | sed -n 2p)
+    pg=$(awk -v b="$b" '$1 == b && $2 == "postgres" { print $3 }' "$work/saves.txt" | sort -n | sed -n 2p)
+    printf '%-12s %10s %12s %13s%%\n' "${names[$b]}" "$lite" "$pg" "$(awk -v a="$pg" -v b="$lite" 'BEGIN { printf "%.0f", 100 * a / b }')"
   done
   echo
 }
@@ -883,10 +980,11 @@ case "$section" in
   serve) serve_section "${2:-10}" ;;
   compare) compare_section "${2:?usage: Benchmarks/run.sh compare BEFORE-BINARY [S]}" "${3:-10}" ;;
   scaleout) scaleout_section "${2:-10}" ;;
+  saves) saves_section "${2:-}" ;;
   logflood) logflood_section "${2:-10}" ;;
   delivery) delivery_section ;;
   pages) pages_section "${2:-10}" ;;
   authoring) authoring_section "${2:-10}" ;;
   all) verify_section; scaling_section; store_section; finance_section ;;
-  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | compare BEFORE [S] | scaleout [S] | logflood [S] | pages [S] | authoring [S]]" >&2; exit 2 ;;
+  *) echo "usage: Benchmarks/run.sh [verify [N] | scaling | store | finance | delivery | serve [S] | compare BEFORE [S] | scaleout [S] | saves [BEFORE] | logflood [S] | pages [S] | authoring [S]]" >&2; exit 2 ;;
 esac

@@ -10,12 +10,15 @@ let package = Package(
         .package(name: "wallet-orders", path: "..")
     ],
     targets: [
-        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
+        .target(
+            name: "FuzzSupport", dependencies: [.product(name: "OrderPackage", package: "wallet-orders")],
+            path: "Sources/FuzzSupport"),
         fuzzer("FuzzZipArchive", ["OrderPackage"]),
         fuzzer("FuzzManifest", ["OrderPackage"]),
         fuzzer("FuzzJSON", ["WalletPrimitives"]),
         fuzzer("FuzzOrderJSON", ["OrderPackage"]),
         fuzzer("FuzzSignature", ["OrderPackage"]),
+        fuzzer("FuzzSignatureDifferential", ["OrderPackage"]),
         fuzzer("FuzzOrderVerifier", ["OrderPackage"]),
         fuzzer("FuzzFinanceFeed", ["FinanceData"]),
         fuzzer("FuzzServiceRequest", ["OrdersWebProtocol", "OrderStorage", "WalletPrimitives", "FinanceData"]),

@@ -13,7 +13,7 @@
 # executions, executions/s, coverage (edges), features, corpus size, peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(FuzzZipArchive FuzzManifest FuzzJSON FuzzOrderJSON FuzzSignature FuzzOrderVerifier FuzzFinanceFeed FuzzServiceRequest)
+targets=(FuzzZipArchive FuzzManifest FuzzJSON FuzzOrderJSON FuzzSignature FuzzSignatureDifferential FuzzOrderVerifier FuzzFinanceFeed FuzzServiceRequest)
 usage() { echo "usage: Scripts/fuzz.sh TARGET|all SECONDS | list  (targets: ${targets[*]})" >&2; exit 2; }
 [ "${1:-}" = list ] && { printf '%s\n' "${targets[@]}"; exit 0; }
 [ $# -eq 2 ] || usage
@@ -28,9 +28,24 @@ build=.build-fuzz
 
 ./Scripts/setup.sh
 echo "fuzz: building FuzzTesting (debug, -sanitize=fuzzer,address)" >&2
-# lld: gold stops with an internal error on the sanitized debug objects.
-swift build -c debug --package-path FuzzTesting --build-path "$build" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld 2>&1 | grep -E "error|warning: .*FuzzTesting" >&2 || true
+# lld: gold stops with an internal error on the sanitized debug objects. A failed build stops the
+# script: the targets left from an earlier build would otherwise be fuzzed as if they were new.
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+build_targets() {
+  swift build -c debug --package-path FuzzTesting --build-path "$build" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld > "$build_log" 2>&1
+}
+if ! build_targets; then
+  # A source file of the package removed since the last build leaves a plan naming it ("missing
+  # inputs"); planning again from scratch recovers.
+  if grep -q "because of missing inputs" "$build_log"; then
+    rm -f "$build/debug.yaml" "$build"/*/debug/description.json
+    build_targets || true
+  fi
+fi
+grep -E "error|warning: .*FuzzTesting" "$build_log" >&2 || true
+grep -q "error:" "$build_log" && { echo "fuzz: FuzzTesting did not build" >&2; exit 1; }
 bin=$(swift build -c debug --package-path FuzzTesting --build-path "$build" --show-bin-path)
 for target in "${selected[@]}"; do
   [ -x "$bin/$target" ] || { echo "fuzz: $target did not build" >&2; exit 1; }
@@ -40,7 +55,7 @@ done
 options() {
   case $1 in
     FuzzZipArchive | FuzzOrderVerifier) echo "-dict=FuzzTesting/Dictionaries/zip.dict -max_len=16384" ;;
-    FuzzSignature) echo "-dict=FuzzTesting/Dictionaries/der.dict -max_len=8192" ;;
+    FuzzSignature | FuzzSignatureDifferential) echo "-dict=FuzzTesting/Dictionaries/der.dict -max_len=8192" ;;
     FuzzServiceRequest) echo "-dict=FuzzTesting/Dictionaries/json.dict -max_len=4096" ;;
     *) echo "-dict=FuzzTesting/Dictionaries/json.dict -max_len=16384" ;;
   esac

@@ -91,7 +91,8 @@ package struct MerchantRoutes: Sendable {
         let result = ContainsOrderResult(stored: stored?.updatedAt, comparedWith: updatedAt)
         return Response.json(
             status: stored == nil ? .notFound : .ok,
-            body: MerchantOrderAnswer(identifier: identifier, result: result.rawValue, order: stored.map(WireStoredOrder.init)))
+            written: MerchantOrderAnswer(identifier: identifier, result: result.rawValue, order: stored.map(WireStoredOrder.init))
+        )
     }
 
     /// `GET /api/v1/orders?type=T&limit=N&cursor=C`: the key's orders, most recently updated
@@ -115,7 +116,7 @@ package struct MerchantRoutes: Sendable {
         orders = Array(orders.prefix(limit))
         return Response.json(
             status: .ok,
-            body: MerchantOrderPage(
+            written: MerchantOrderPage(
                 orders: orders.map(WireStoredOrder.init), nextCursor: hasMore ? PageCursor.cursor(offset: offset + limit) : nil))
     }
 

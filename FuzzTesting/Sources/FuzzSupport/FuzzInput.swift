@@ -1,4 +1,5 @@
 import Foundation
+import OrderPackage
 
 /// The bytes libFuzzer hands a target, and what the targets share.
 public enum FuzzInput {
@@ -18,6 +19,16 @@ public enum FuzzInput {
             fatalError("FuzzTesting: cannot read \(path) beside FuzzTesting/ (run from a checkout)")
         }
         return data
+    }
+
+    /// One entry of `TestArchives/valid/basic.order`, copied out of the archive (which is freed): a
+    /// byte array, because LeakSanitizer does not see through the tagged pointers of a `Data` that
+    /// a global holds (FuzzTesting/README.md, "Leaks").
+    public static func sampleEntry(_ name: String) -> [UInt8] {
+        guard let sample = try? ZipArchive(reading: repositoryFile("TestArchives/valid/basic.order")),
+            let entry = sample[name]
+        else { fatalError("FuzzTesting: basic.order has no \(name)") }
+        return Array(entry)
     }
 
     /// Fails the run (libFuzzer records the input) when a property of the parser does not hold.

@@ -164,14 +164,18 @@ public struct ZipArchive: Sendable {
             throw ArchiveRejection([.uncompressedTooLarge(limit: limits.maximumTotalUncompressedSize)])
         }
 
-        // Pass 2: inflate, never past a declared size.
+        // Pass 2: each entry's data (EntryDataReader), never inflated past its declared size.
         var entries: [Entry] = []
         entries.reserveCapacity(files.count)
         for file in files where isIncluded(file.name) {
-            let contents = try inflate(archive, file.index, name: file.name, declaredSize: file.size)
-            if file.method == .deflate, file.layout.hasDataDescriptor {
-                let data = UnsafeRawBufferPointer(rebasing: buffer[file.layout.dataRange])
-                guard RawDeflateStream.endsExactly(data, outputLimit: Int(file.size)) else {
+            let data = UnsafeRawBufferPointer(rebasing: buffer[file.layout.dataRange])
+            let size = Int(file.size)
+            switch EntryDataReader.read(data, compression: file.method, declaredSize: size, crc32: file.layout.crc32) {
+            case .complete(let contents, let endsExactly):
+                // A streaming reader finds the end of a data-descriptor entry by inflating, while
+                // the central directory gives its compressed size: bytes between the two would be
+                // a hidden record to the first kind of reader and invisible to the second.
+                if file.layout.hasDataDescriptor, !endsExactly {
                     throw ArchiveRejection([
                         .corrupt(
                             entry: file.name,
@@ -179,36 +183,24 @@ public struct ZipArchive: Sendable {
                                 + "streaming readers would take the rest for other records")
                     ])
                 }
+                entries.append(Entry(name: file.name, contents: contents, compression: file.method))
+            case .short(let count):
+                throw ArchiveRejection([
+                    .corrupt(entry: file.name, reason: "inflated to \(count) bytes, the directory says \(size)")
+                ])
+            case .longer:
+                throw ArchiveRejection([
+                    .corrupt(entry: file.name, reason: "the entry inflates beyond the \(size) bytes its header declares")
+                ])
+            case .crcMismatch:
+                throw ArchiveRejection([
+                    .corrupt(entry: file.name, reason: "CRC mismatch: the entry's contents do not match its checksum")
+                ])
+            case .damaged(let reason):
+                throw ArchiveRejection([.corrupt(entry: file.name, reason: "the deflate data is damaged (\(reason))")])
             }
-            entries.append(Entry(name: file.name, contents: contents, compression: file.method))
         }
         return entries
-    }
-
-    /// Inflates one entry into a buffer of its declared size. Pass 1 already held every declared
-    /// size (and their sum) to the limits, so the buffer is bounded; output beyond the declared
-    /// size proves the headers lie and stops the read at once. libzip checks the CRC when the
-    /// read reaches the end.
-    private static func inflate(
-        _ archive: LibZipArchive, _ index: Int, name: String, declaredSize: UInt64
-    ) throws(ArchiveRejection) -> Data {
-        let size = Int(declaredSize)
-        let outcome: LibZipArchive.ReadOutcome
-        do {
-            outcome = try archive.read(at: index, declaredSize: size)
-        } catch {
-            throw ArchiveRejection([readError(error, entry: name)])
-        }
-        switch outcome {
-        case .complete(let contents):
-            return contents
-        case .short(let count):
-            throw ArchiveRejection([.corrupt(entry: name, reason: "inflated to \(count) bytes, the directory says \(size)")])
-        case .longer:
-            throw ArchiveRejection([
-                .corrupt(entry: name, reason: "the entry inflates beyond the \(size) bytes its header declares")
-            ])
-        }
     }
 
     /// Whether libzip's view of an entry is the one the layout check confirmed.
@@ -233,19 +225,6 @@ public struct ZipArchive: Sendable {
             return .corrupt(entry: nil, reason: "multi-disk archives are not supported")
         default:
             return .corrupt(entry: nil, reason: error.description)
-        }
-    }
-
-    private static func readError(_ error: LibZipError, entry: String) -> ArchiveError {
-        switch error.kind {
-        case .crcMismatch:
-            .corrupt(entry: entry, reason: "CRC mismatch: the entry's contents do not match its checksum")
-        case .encrypted:
-            .encryptedEntry(entry)
-        case .unsupportedCompression:
-            .unsupportedCompression(entry: entry, method: -1)
-        default:
-            .corrupt(entry: entry, reason: error.description)
         }
     }
 }

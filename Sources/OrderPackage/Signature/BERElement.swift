@@ -21,6 +21,9 @@ struct BERElement {
 
     var isConstructed: Bool { tag & 0x20 != 0 }
 
+    /// Whether the length is definite (then, by ``init(_:at:limit:depth:)``, in its shortest form).
+    var isDefinite: Bool { indefiniteChildren == nil }
+
     /// Deep enough for a certificate inside a SignedData inside a ContentInfo; hostile nesting
     /// stops here instead of exhausting the stack.
     static let maximumDepth = 24

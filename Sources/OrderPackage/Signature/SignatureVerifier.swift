@@ -4,10 +4,11 @@ import WalletPrimitives
 /// Verifies the detached CMS `signature` over `manifest.json`, in stages (docs/order-format.md
 /// §3.4):
 ///
-/// 1. ``parse(_:into:)``: the documented shape (``SignedDataLayout``), then OpenSSL's CMS parser and
-///    the embedded certificates;
-/// 2. ``verifySignature(_:of:certificates:into:)``: the signature math over the manifest bytes as
-///    received (signer by issuer and serial number, or by subject key identifier);
+/// 1. the documented shape (``SignedDataLayout``) and the embedded certificates;
+/// 2. the signature math over the manifest bytes as received (signer by issuer and serial number,
+///    or by subject key identifier): ``SignerSignatureCheck`` where it decides on its own, else
+///    OpenSSL's CMS parser and `CMS_verify` (``parse(_:into:)``,
+///    ``verifySignature(_:of:certificates:into:)``), which also word every refusal;
 /// 3. ``instant(for:now:signingTime:into:)``: the instant validity is judged at;
 /// 4. ``candidateChains(of:offered:into:)``: every chain OpenSSL builds from the leaf to a root of
 ///    the trust store, through its bundled WWDR intermediates or the embedded certificates;
@@ -49,9 +50,7 @@ struct SignatureVerifier: Sendable {
         _ signature: Data, _ manifest: Data, _ orderTypeIdentifier: String?, _ time: VerificationTime, _ now: Date,
         into outcome: inout Outcome
     ) throws(OpenSSLError) {
-        guard let parsed = parse(signature, into: &outcome),
-            let leaf = try verifySignature(parsed.cms, of: manifest, certificates: parsed.embedded, into: &outcome)
-        else { return }
+        guard let (parsed, leaf) = try verifiedSigner(signature, manifest, into: &outcome) else { return }
         var facts = SignerFacts(
             subject: leaf.subjectDescription, teamIdentifier: leaf.organizationalUnit,
             orderTypeIdentifier: OrderTypeLeafPolicy.orderTypeIdentifier(of: leaf), notBefore: leaf.notBefore,
@@ -77,17 +76,19 @@ struct SignatureVerifier: Sendable {
 
     // MARK: - Stages
 
-    /// The parsed signature: its layout, OpenSSL's CMS object, the embedded certificates.
+    /// The parsed signature: its layout and the embedded certificates.
     private struct Parsed {
         let layout: SignedDataLayout
-        let cms: CMSContentInfo
         let embedded: [X509Certificate]
     }
 
-    /// The documented shape before OpenSSL sees anything (``SignedDataLayout`` says why), then the
-    /// CMS structure with exactly one signer and its embedded certificates; nil after reporting
-    /// why not.
-    private func parse(_ signature: Data, into outcome: inout Outcome) -> Parsed? {
+    /// Stages 1 and 2: the layout, then the signer's signature by ``SignerSignatureCheck``; when
+    /// that check does not decide a verification on its own, OpenSSL's CMS parser and `CMS_verify`
+    /// (which also word every refusal). The parsed signature and the signer's certificate, or nil
+    /// after reporting why not.
+    private func verifiedSigner(
+        _ signature: Data, _ manifest: Data, into outcome: inout Outcome
+    ) throws(OpenSSLError) -> (Parsed, X509Certificate)? {
         let layout: SignedDataLayout
         do {
             layout = try SignedDataLayout(parsing: signature)
@@ -95,6 +96,24 @@ struct SignatureVerifier: Sendable {
             outcome.errors.append(error)
             return nil
         }
+        if let embedded = try? layout.certificates.map({ der throws(OpenSSLError) in
+            try certificateCache.certificate(der: der)
+        }),
+            case .verified(let signer, let signingTime) = SignerSignatureCheck.check(
+                layout, manifest: manifest, certificates: embedded)
+        {
+            outcome.signingTime = signingTime
+            return (Parsed(layout: layout, embedded: embedded), signer)
+        }
+        guard let (parsed, cms) = parse(layout, into: &outcome),
+            let leaf = try verifySignature(cms, of: manifest, certificates: parsed.embedded, into: &outcome)
+        else { return nil }
+        return (parsed, leaf)
+    }
+
+    /// OpenSSL's CMS structure of a layout (``SignedDataLayout`` says why its shape is checked
+    /// first) with exactly one signer, and its embedded certificates; nil after reporting why not.
+    private func parse(_ layout: SignedDataLayout, into outcome: inout Outcome) -> (Parsed, CMSContentInfo)? {
         let cms: CMSContentInfo
         do {
             cms = try CMSContentInfo(der: layout.structure)
@@ -116,7 +135,7 @@ struct SignatureVerifier: Sendable {
             return nil
         }
         outcome.signingTime = cms.signingTime
-        return Parsed(layout: layout, cms: cms, embedded: embedded)
+        return (Parsed(layout: layout, embedded: embedded), cms)
     }
 
     /// The math, apart from the chain: the messageDigest attribute (or the signature itself) must

@@ -35,23 +35,55 @@ struct SignedDataLayout {
         case subjectKeyIdentifier
     }
 
-    /// The ContentInfo without its `certificates` field, DER at the levels rewritten.
-    var structure: Data
+    /// The signature's bytes, which the ranges below index.
+    var bytes: [UInt8]
     /// Each embedded certificate's encoding, in order.
     var certificates: [Data]
     var signerIdentifier: SignerIdentifier
     var digestAlgorithm: ObjectIdentifierName
     var hasSignedAttributes: Bool
+    /// The one SignerInfo's fields that ``SignerSignatureCheck`` reads.
+    var signer: SignerFields
+    /// The ContentInfo's content type and the SignedData's fields but `certificates`, in order.
+    private var structureParts: (contentType: Range<Int>, signedFields: [Range<Int>])
+
+    /// Where the SignerInfo's identifier, signed attributes and signature value are in ``bytes``.
+    struct SignerFields {
+        enum IdentifierFields {
+            /// The issuer Name's and the serial INTEGER's encodings.
+            case issuerAndSerialNumber(issuer: Range<Int>, serial: Range<Int>)
+            /// The key identifier's octets.
+            case subjectKeyIdentifier(Range<Int>)
+        }
+
+        /// nil when the identifier is not a plain `SEQUENCE { Name, INTEGER }` or `[0]` octets.
+        var identifierFields: IdentifierFields?
+        /// The `[0]` signed attributes element.
+        var signedAttributes: BERElement?
+        /// The signature OCTET STRING's content.
+        var signatureValue: Range<Int>
+    }
+
+    /// The ContentInfo without its `certificates` field, DER at the levels rewritten: what
+    /// OpenSSL's CMS parser is given.
+    var structure: Data {
+        var signedContent: [UInt8] = []
+        for field in structureParts.signedFields { signedContent += bytes[field] }
+        let contentInfo = Array(bytes[structureParts.contentType])
+        return Data(BERElement.encode(0x30, contentInfo + BERElement.encode(0xA0, BERElement.encode(0x30, signedContent))))
+    }
 
     private init(
-        structure: Data, certificates: [Data], signerIdentifier: SignerIdentifier, digestAlgorithm: ObjectIdentifierName,
-        hasSignedAttributes: Bool
+        bytes: [UInt8], certificates: [Data], signerIdentifier: SignerIdentifier, digestAlgorithm: ObjectIdentifierName,
+        hasSignedAttributes: Bool, signer: SignerFields, structureParts: (contentType: Range<Int>, signedFields: [Range<Int>])
     ) {
-        self.structure = structure
+        self.bytes = bytes
         self.certificates = certificates
         self.signerIdentifier = signerIdentifier
         self.digestAlgorithm = digestAlgorithm
         self.hasSignedAttributes = hasSignedAttributes
+        self.signer = signer
+        self.structureParts = structureParts
     }
 
     /// Checks `bytes` against the documented shape.
@@ -137,13 +169,14 @@ struct SignedDataLayout {
             }
         }
 
-        var signedContent: [UInt8] = []
-        for field in signedFields where field.tag != 0xA0 { signedContent += field.encoding(bytes) }
-        let structure = BERElement.encode(
-            0x30, Array(infoFields[0].encoding(bytes)) + BERElement.encode(0xA0, BERElement.encode(0x30, signedContent)))
+        let parts = (
+            contentType: infoFields[0].start..<infoFields[0].end,
+            signedFields: signedFields.filter { $0.tag != 0xA0 }.map { $0.start..<$0.end }
+        )
         return SignedDataLayout(
-            structure: Data(structure), certificates: certificates, signerIdentifier: signer.identifier,
-            digestAlgorithm: signer.digestAlgorithm, hasSignedAttributes: signer.hasSignedAttributes)
+            bytes: bytes, certificates: certificates, signerIdentifier: signer.identifier,
+            digestAlgorithm: signer.digestAlgorithm, hasSignedAttributes: signer.hasSignedAttributes, signer: signer.positions,
+            structureParts: parts)
     }
 
     /// The fields of the one SignerInfo.
@@ -151,6 +184,7 @@ struct SignedDataLayout {
         var identifier: SignerIdentifier
         var digestAlgorithm: ObjectIdentifierName
         var hasSignedAttributes: Bool
+        var positions: SignerFields
 
         init(_ element: BERElement, _ bytes: [UInt8]) throws {
             let fields = try element.children(bytes)
@@ -196,6 +230,18 @@ struct SignedDataLayout {
             else {
                 throw SignatureError.unsupportedAlgorithm(algorithm: signatureAlgorithm.name, digest: digestAlgorithm.name)
             }
+            self.positions = SignerFields(
+                identifierFields: Self.identifierFields(fields[1], bytes),
+                signedAttributes: hasSignedAttributes ? fields[3] : nil,
+                signatureValue: signatureField.content)
+        }
+
+        private static func identifierFields(_ element: BERElement, _ bytes: [UInt8]) -> SignerFields.IdentifierFields? {
+            if element.tag == 0x80 { return .subjectKeyIdentifier(element.content) }
+            guard element.isDefinite, let parts = try? element.children(bytes), parts.count == 2, parts[0].tag == 0x30,
+                parts[1].tag == 0x02
+            else { return nil }
+            return .issuerAndSerialNumber(issuer: parts[0].start..<parts[0].end, serial: parts[1].start..<parts[1].end)
         }
     }
 

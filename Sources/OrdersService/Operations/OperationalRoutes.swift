@@ -13,6 +13,10 @@ struct OperationalRoutes: Sendable {
 
     let wallet: WalletStore
     let metrics: ServiceMetrics
+    /// The store's last good answer, kept for a second.
+    let probe = HealthProbe(freshness: .seconds(1))
+    /// `{"status":"ok","version":"…"}`, encoded once.
+    static let healthy = Response.jsonBytes(["status": "ok", "version": WalletOrdersVersion.current])
 
     func add(to router: Router<Context>, table: RouteTable) {
         table.add(.get, "health", to: router, use: health)
@@ -24,10 +28,10 @@ struct OperationalRoutes: Sendable {
     }
 
     /// `200 {"status":"ok","version":"…"}` when the store can be read; the store's error (503)
-    /// when not.
+    /// when not. A good answer of the store is trusted for a second (``HealthProbe``).
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
-        _ = try await wallet.pendingPushCount()
-        return Response.json(status: .ok, body: ["status": "ok", "version": WalletOrdersVersion.current])
+        try await probe.check { _ = try await wallet.pendingPushCount() }
+        return Response.json(status: .ok, encoded: Self.healthy)
     }
 
     /// The outboxes' depths are read here, at each scrape: nothing reads them with another backend.

@@ -59,13 +59,21 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
     /// whatever a client put in `Host` — is `localhost`.
     package static func origin(secure: Bool, authority: String?) -> String {
         let scheme = secure ? "https" : "http"
-        guard let authority, (1...255).contains(authority.utf8.count),
-            authority.utf8.allSatisfy({ byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array(".-:[]".utf8).contains(byte)
-            })
-        else { return "\(scheme)://localhost" }
-        return "\(scheme)://\(authority.lowercased())"
+        guard let authority, (1...255).contains(authority.utf8.count) else { return "\(scheme)://localhost" }
+        // Byte by byte, allocating nothing: this runs for every request.
+        var hasUppercase = false
+        for byte in authority.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."),
+                UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                hasUppercase = true
+            default:
+                return "\(scheme)://localhost"
+            }
+        }
+        return scheme + "://" + (hasUppercase ? authority.lowercased() : authority)
     }
 }
 

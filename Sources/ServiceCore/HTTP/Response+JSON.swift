@@ -17,6 +17,16 @@ package extension Response {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// `body` written by its own ``WalletWire/WireJSONWritable`` conformance — no `Encodable`
+    /// dispatch, no dynamic cast, no copy through `Data` — as `application/json`.
+    static func json(status: HTTPResponse.Status, written body: some WireJSONWritable, headers: HTTPFields = [:]) -> Response {
+        var writer = WireJSONWriter()
+        body.write(to: &writer)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
     /// `body` in the wire format; an error body if it cannot be encoded.
     static func jsonBytes(_ body: some Encodable) -> Data {
         (try? WireFormat.encode(body))

@@ -65,6 +65,7 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.keepFreedMemory()  // archive after archive: keep their buffers' pages
         let asking = confirm || (!yes && isatty(STDIN_FILENO) == 1)
         if filesFrom == "-" && asking {
             throw ValidationError("--files-from - reads standard input, so it cannot also answer prompts: add --yes.")

@@ -44,6 +44,7 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.keepFreedMemory()  // archive after archive: keep their buffers' pages
         let files = try FileOperands.files(files, from: filesFrom)
         if files.isEmpty { throw ValidationError("Give at least one file to verify.") }
         let verifier = OrderVerifier(trustStore: try trust.trustStore())

@@ -94,41 +94,6 @@ final class LibZipArchive {
         return (attributes >> 16) & 0o170000 == 0o120000
     }
 
-    /// What reading an entry up to its declared size found.
-    enum ReadOutcome {
-        /// Exactly the declared size, then the end (libzip compared the CRC on reaching it).
-        case complete(Data)
-        /// The data ended after `count` bytes.
-        case short(count: Int)
-        /// More data than declared: reading stopped one byte past the declared size.
-        case longer
-    }
-
-    /// Inflates the entry at `index` into a buffer of `declaredSize` bytes, never further.
-    func read(at index: Int, declaredSize: Int) throws(LibZipError) -> ReadOutcome {
-        let pointer = try handle()
-        guard let file = zip_fopen_index(pointer, zip_uint64_t(index), 0) else { throw LibZipError(archive: pointer) }
-        defer { zip_fclose(file) }
-        var contents = Data(count: declaredSize)
-        var filled = 0
-        var failure: LibZipError?
-        contents.withUnsafeMutableBytes { buffer in
-            while filled < declaredSize {
-                let read = zip_fread(file, buffer.baseAddress.map { $0 + filled }, zip_uint64_t(declaredSize - filled))
-                if read < 0 { failure = LibZipError(file: file) }
-                if read <= 0 { break }
-                filled += Int(read)
-            }
-        }
-        if let failure { throw failure }
-        guard filled == declaredSize else { return .short(count: filled) }
-        // One more byte must be the end; reaching it also makes libzip compare the CRC.
-        var probe: UInt8 = 0
-        let extra = zip_fread(file, &probe, 1)
-        if extra < 0 { throw LibZipError(file: file) }
-        return extra > 0 ? .longer : .complete(contents)
-    }
-
     // MARK: - Writing
 
     /// Adds a regular file (mode 0644, Unix attributes), its name flagged UTF-8.

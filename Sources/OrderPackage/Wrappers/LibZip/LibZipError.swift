@@ -5,13 +5,11 @@ struct LibZipError: Error, CustomStringConvertible {
     let code: Int32
     let description: String
 
-    /// The errors the archive reader tells apart.
+    /// The errors the archive reader tells apart when opening (entries' data are read by
+    /// ``EntryDataReader``, not through libzip).
     enum Kind {
         case notZip
         case multiDisk
-        case crcMismatch
-        case encrypted
-        case unsupportedCompression
         case other
     }
 
@@ -19,9 +17,6 @@ struct LibZipError: Error, CustomStringConvertible {
         switch code {
         case ZIP_ER_NOZIP: .notZip
         case ZIP_ER_MULTIDISK: .multiDisk
-        case ZIP_ER_CRC: .crcMismatch
-        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD: .encrypted
-        case ZIP_ER_COMPNOTSUPP: .unsupportedCompression
         default: .other
         }
     }
@@ -34,12 +29,6 @@ struct LibZipError: Error, CustomStringConvertible {
 
     init(archive: OpaquePointer) {
         let error = zip_get_error(archive)
-        code = zip_error_code_zip(error)
-        description = String(cString: zip_error_strerror(error))
-    }
-
-    init(file: OpaquePointer) {
-        let error = zip_file_get_error(file)
         code = zip_error_code_zip(error)
         description = String(cString: zip_error_strerror(error))
     }

@@ -31,6 +31,21 @@ final class PrivateKey: @unchecked Sendable {
         X509_check_private_key(certificate.pointer, pointer) == 1
     }
 
+    /// This RSA key's PKCS #1 v1.5 signature of `digest`, made with `algorithm`
+    /// (``SignedDataAssembler``; orders are signed through CMS by ``OrderSigner``).
+    func signPKCS1(digest: [UInt8], algorithm: ObjectIdentifierName) -> [UInt8]? {
+        guard let md = MessageDigest.evp(algorithm), let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+            return nil
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_sign_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else { return nil }
+        var length = 0
+        guard EVP_PKEY_sign(context, nil, &length, digest, digest.count) == 1 else { return nil }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_PKEY_sign(context, &signature, &length, digest, digest.count) == 1 else { return nil }
+        return Array(signature.prefix(length))
+    }
+
     deinit {
         EVP_PKEY_free(pointer)
     }

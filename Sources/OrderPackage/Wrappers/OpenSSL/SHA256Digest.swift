@@ -17,7 +17,7 @@ public enum SHA256Digest {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
+            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, MessageDigest.sha256, nil)
         }
         // EVP_Digest with SHA-256 cannot fail short of memory exhaustion; an empty result never
         // equals a real digest, so a failure shows up as a mismatch rather than a pass.

@@ -11,6 +11,8 @@ final class X509Certificate: @unchecked Sendable {
     let pointer: OpaquePointer
     /// ``subjectDescription``, formatted once: cached certificates are described per archive.
     private let describedSubject = Mutex<String?>(nil)
+    /// ``signerIdentifiers``, read once.
+    let cachedSignerIdentifiers = Mutex<X509SignerIdentifiers?>(nil)
 
     /// Takes ownership of one reference to `pointer`.
     init(taking pointer: OpaquePointer) {
