@@ -1,3 +1,5 @@
+import WalletPrimitives
+
 /// HTTP-dates (RFC 9110 §5.6.7): written as IMF-fixdate, read in all three forms a recipient must
 /// accept, and — because clients of other Orders web services send them — as epoch seconds.
 ///
@@ -16,9 +18,9 @@ public enum HTTPDate {
     public static func format(_ secondsSinceEpoch: Int64) -> String {
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secondOfDay = secondsSinceEpoch - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: Int(days))
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(four(year)) \(two(Int(secondOfDay / 3600))):"
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(four(Int64(year))) \(two(Int(secondOfDay / 3600))):"
             + "\(two(Int(secondOfDay / 60 % 60))):\(two(Int(secondOfDay % 60))) GMT"
     }
 
@@ -59,7 +61,7 @@ public enum HTTPDate {
 
     private static func seconds(year: Int, month: Int, day: Int, time: Int) -> Int64? {
         guard (1...31).contains(day) else { return nil }
-        return days(year: year, month: month, day: day) * 86_400 + Int64(time)
+        return Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400 + Int64(time)
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
@@ -69,29 +71,6 @@ public enum HTTPDate {
     private static func four(_ year: Int64) -> String {
         let digits = String(year.magnitude)
         return (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian).
-    private static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
-        let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private struct Scanner {

@@ -109,7 +109,7 @@ public struct ZipArchive: Sendable {
 
         // Pass 1: inspect the central directory; nothing is inflated yet.
         var problems: [ArchiveError] = []
-        var files: [(index: Int, name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
+        var files: [(name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
         var seen: Set<String> = []
         var declaredTotal: UInt64 = 0
         for index in 0..<count {
@@ -157,7 +157,7 @@ public struct ZipArchive: Sendable {
                 continue
             }
             declaredTotal += stat.size
-            files.append((index, name, stat.size, method, entry))
+            files.append((name, stat.size, method, entry))
         }
         guard problems.isEmpty else { throw ArchiveRejection(problems) }
         guard declaredTotal <= UInt64(limits.maximumTotalUncompressedSize) else {

@@ -41,11 +41,12 @@ struct SignedDataLayout {
     var certificates: [Data]
     var signerIdentifier: SignerIdentifier
     var digestAlgorithm: ObjectIdentifierName
-    var hasSignedAttributes: Bool
     /// The one SignerInfo's fields that ``SignerSignatureCheck`` reads.
     var signer: SignerFields
     /// The ContentInfo's content type and the SignedData's fields but `certificates`, in order.
     private var structureParts: (contentType: Range<Int>, signedFields: [Range<Int>])
+
+    var hasSignedAttributes: Bool { signer.signedAttributes != nil }
 
     /// Where the SignerInfo's identifier, signed attributes and signature value are in ``bytes``.
     struct SignerFields {
@@ -75,13 +76,12 @@ struct SignedDataLayout {
 
     private init(
         bytes: [UInt8], certificates: [Data], signerIdentifier: SignerIdentifier, digestAlgorithm: ObjectIdentifierName,
-        hasSignedAttributes: Bool, signer: SignerFields, structureParts: (contentType: Range<Int>, signedFields: [Range<Int>])
+        signer: SignerFields, structureParts: (contentType: Range<Int>, signedFields: [Range<Int>])
     ) {
         self.bytes = bytes
         self.certificates = certificates
         self.signerIdentifier = signerIdentifier
         self.digestAlgorithm = digestAlgorithm
-        self.hasSignedAttributes = hasSignedAttributes
         self.signer = signer
         self.structureParts = structureParts
     }
@@ -175,7 +175,7 @@ struct SignedDataLayout {
         )
         return SignedDataLayout(
             bytes: bytes, certificates: certificates, signerIdentifier: signer.identifier,
-            digestAlgorithm: signer.digestAlgorithm, hasSignedAttributes: signer.hasSignedAttributes, signer: signer.positions,
+            digestAlgorithm: signer.digestAlgorithm, signer: signer.positions,
             structureParts: parts)
     }
 
@@ -183,7 +183,6 @@ struct SignedDataLayout {
     private struct Signer {
         var identifier: SignerIdentifier
         var digestAlgorithm: ObjectIdentifierName
-        var hasSignedAttributes: Bool
         var positions: SignerFields
 
         init(_ element: BERElement, _ bytes: [UInt8]) throws {
@@ -210,7 +209,7 @@ struct SignedDataLayout {
                 throw SignatureError.invalidCMS(
                     reason: "the SignerInfo version is \(version); its signer identifier requires \(expectedVersion)")
             }
-            hasSignedAttributes = fields.count == 6
+            let hasSignedAttributes = fields.count == 6
             if hasSignedAttributes, fields[3].tag != 0xA0 {
                 throw SignatureError.invalidCMS(reason: "the SignerInfo has fields it should not")
             }

@@ -12,9 +12,13 @@ package extension Response {
     /// An answer already encoded with ``jsonBytes(_:)`` (one kept to be sent again), as
     /// `application/json`.
     static func json(status: HTTPResponse.Status, encoded bytes: Data, headers: HTTPFields = [:]) -> Response {
+        json(status: status, buffer: ByteBuffer(bytes: bytes), headers: headers)
+    }
+
+    private static func json(status: HTTPResponse.Status, buffer: ByteBuffer, headers: HTTPFields) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
     /// `body` written by its own ``WalletWire/WireJSONWritable`` conformance — no `Encodable`
@@ -22,9 +26,7 @@ package extension Response {
     static func json(status: HTTPResponse.Status, written body: some WireJSONWritable, headers: HTTPFields = [:]) -> Response {
         var writer = WireJSONWriter()
         body.write(to: &writer)
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+        return json(status: status, buffer: ByteBuffer(bytes: writer.bytes), headers: headers)
     }
 
     /// `body` in the wire format; an error body if it cannot be encoded.

@@ -93,7 +93,7 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
     private static func format(seconds: Int64, microseconds: Int64) -> String {
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = civilDate(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: Int(days))
         var text: [UInt8] = []
         text.reserveCapacity(27)
         func append(_ value: Int, digits: Int) {
@@ -142,7 +142,7 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
             let hour = number(11..<13), bytes[13] == UInt8(ascii: ":"), let minute = number(14..<16),
             bytes[16] == UInt8(ascii: ":"), let second = number(17..<19)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
 
@@ -178,40 +178,11 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         }
         guard index == bytes.count else { return nil }
 
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         return (seconds, Int32(nanoseconds))
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Howard Hinnant's civil-calendar algorithms (proleptic Gregorian, days since 1970-01-01).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(fromDays days: Int64) -> (Int, Int, Int) {
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
 extension Int64 {

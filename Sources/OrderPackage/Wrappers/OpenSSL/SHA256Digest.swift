@@ -14,15 +14,9 @@ public enum SHA256Digest {
 
     /// The 32 bytes of the digest of `bytes`.
     public static func bytes(of bytes: Data) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, MessageDigest.sha256, nil)
-        }
-        // EVP_Digest with SHA-256 cannot fail short of memory exhaustion; an empty result never
-        // equals a real digest, so a failure shows up as a mismatch rather than a pass.
-        guard ok == 1 else { return [] }
-        return Array(digest.prefix(Int(length)))
+        // Fails only short of memory; an empty result never equals a real digest, so a failure
+        // shows up as a mismatch rather than a pass.
+        MessageDigest.bytes(of: bytes, algorithm: .sha256) ?? []
     }
 
     /// `bytes` as lowercase hexadecimal digits, two per byte.

@@ -51,10 +51,12 @@ enum EntryDataReader {
         defer { inflateEnd(&stream) }
         var input = data.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
         stream.avail_in = uInt(data.count)
-        // Uninitialized: inflate fills it.
+        // Uninitialized: inflate fills it. Freed here unless handed to the answer's `Data`.
         guard let output = malloc(max(declaredSize, 1))?.assumingMemoryBound(to: Bytef.self) else {
             return .damaged("out of memory")
         }
+        var handedOver = false
+        defer { if !handedOver { free(output) } }
         var produced = 0
         var crc: UInt32 = 0
         var ended = false
@@ -73,10 +75,8 @@ enum EntryDataReader {
                 break
             }
             guard status == Z_OK else {
-                free(output)
                 // Z_BUF_ERROR: no progress possible, the input is used up.
-                if status == Z_BUF_ERROR { return .short(count: produced) }
-                return .damaged(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+                return status == Z_BUF_ERROR ? .short(count: produced) : .damaged(Self.reason(stream, status))
             }
         }
         if !ended {
@@ -88,25 +88,20 @@ enum EntryDataReader {
                 stream.avail_out = 1
                 return CZlib.inflate(&stream, Z_NO_FLUSH)
             }
-            guard stream.avail_out == 1 else {
-                free(output)
-                return .longer
-            }
+            guard stream.avail_out == 1 else { return .longer }
             guard status == Z_STREAM_END else {
-                free(output)
-                if status == Z_OK || status == Z_BUF_ERROR { return .short(count: produced) }
-                return .damaged(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+                return status == Z_OK || status == Z_BUF_ERROR ? .short(count: produced) : .damaged(Self.reason(stream, status))
             }
         }
-        guard produced == declaredSize else {
-            free(output)
-            return .short(count: produced)
-        }
-        guard crc == crc32 else {
-            free(output)
-            return .crcMismatch
-        }
+        guard produced == declaredSize else { return .short(count: produced) }
+        guard crc == crc32 else { return .crcMismatch }
         let endsExactly = stream.avail_in == 0
+        handedOver = true
         return .complete(Data(bytesNoCopy: output, count: produced, deallocator: .free), endsExactly: endsExactly)
+    }
+
+    /// zlib's message for a failed `inflate`, or its status.
+    private static func reason(_ stream: z_stream, _ status: Int32) -> String {
+        stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
     }
 }
