@@ -18,17 +18,17 @@ package struct MerchantRoutes: Sendable {
 
     let wallet: WalletStore
     let limits: ServiceLimits
-    /// The `webServiceURL` authored orders get when they name none.
-    let serviceURL: String?
+    /// The `webServiceURL` authored orders get, and the others the operator allowed.
+    let webService: WebServiceURLPolicy
 
     static let archiveMediaTypes = ["application/vnd.apple.finance.order", "application/octet-stream"]
 
-    /// - Parameter serviceURL: the `webServiceURL` authored orders get when they name none (the
-    ///   service's public URL and base path); nil leaves it absent.
-    package init(wallet: WalletStore, limits: ServiceLimits, serviceURL: String? = nil) {
+    /// - Parameter webService: the `webServiceURL` authored orders get (the service's public URL
+    ///   and base path; nil leaves it absent), and the others the operator allowed by order type.
+    package init(wallet: WalletStore, limits: ServiceLimits, webService: WebServiceURLPolicy) {
         self.wallet = wallet
         self.limits = limits
-        self.serviceURL = serviceURL
+        self.webService = webService
     }
 
     package func add(to router: Router<Context>, table: RouteTable) {
@@ -42,7 +42,7 @@ package struct MerchantRoutes: Sendable {
         table.add(.get, "", prefix: prefix, to: orders, use: listOrders)
         table.add(.get, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: containsOrder)
         table.add(.delete, "{orderTypeIdentifier}/{orderIdentifier}", prefix: prefix, to: orders, use: removeOrder)
-        let content = OrderContentRoutes(wallet: wallet, limits: limits, serviceURL: serviceURL)
+        let content = OrderContentRoutes(wallet: wallet, limits: limits, webService: webService)
         table.add(.put, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.replace)
         table.add(.patch, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.patch)
     }
@@ -136,16 +136,13 @@ package struct MerchantRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: MerchantOpenAPI.document)))
     }
 
-    /// How long the link a PUT answers with works.
-    static let customerPageLifetime: TimeInterval = 30 * 86_400
-
     /// The path of the saved version's customer page, signed with its token (none without one).
     static func customerPage(_ report: VerificationReport, now: Date) -> String? {
-        guard let order = report.order, let token = order.authenticationToken else { return nil }
-        let identifier = FullyQualifiedOrderIdentifier(
-            orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier)
-        return OrderPageLink(for: identifier, authenticationToken: token, expires: now.addingTimeInterval(customerPageLifetime))
-            .path
+        guard let order = report.order else { return nil }
+        return OrderPageLink.answerPath(
+            for: FullyQualifiedOrderIdentifier(
+                orderTypeIdentifier: order.orderTypeIdentifier, orderIdentifier: order.orderIdentifier),
+            authenticationToken: order.authenticationToken, now: now)
     }
 
     /// The client the request's API key acts as.

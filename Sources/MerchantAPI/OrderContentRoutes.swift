@@ -19,8 +19,9 @@ import WalletWire
 struct OrderContentRoutes: Sendable {
     let wallet: WalletStore
     let limits: ServiceLimits
-    /// The `webServiceURL` for orders that name none: the service's public URL and base path.
-    let serviceURL: String?
+    /// The `webServiceURL` authored orders get (the service's public URL and base path), and the
+    /// others the operator allowed.
+    let webService: WebServiceURLPolicy
 
     static let orderMediaTypes = ["application/json", "multipart/form-data"]
     static let patchMediaTypes = ["application/merge-patch+json", "application/json"]
@@ -39,30 +40,39 @@ struct OrderContentRoutes: Sendable {
     /// `logo.png`, `en.lproj/order.strings`): they replace the current version's.
     @Sendable func replace(_ request: Request, context: MerchantContext) async throws -> Response {
         let type = request.headers[.contentType] ?? ""
+        let method = request.method.rawValue
         if let boundary = MultipartForm.boundary(of: type) {
             let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
             let form = try MultipartForm(body: Array(body), boundary: boundary, maximumParts: Self.maximumPackageFiles)
-            return try await author(try Self.package(form), body: body, request: request, context: context)
+            let fingerprint = RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, form: form)
+            return try await author(try Self.package(form), fingerprint: fingerprint, request: request, context: context)
         }
         guard !type.lowercased().hasPrefix("multipart/form-data") else {
             throw ServiceRequestError.malformedBody(reason: "a multipart/form-data body needs its boundary parameter", path: nil)
         }
         try request.requireMediaType(Self.orderMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
-        return try await author(.replace(orderJSON: body, resources: nil), body: body, request: request, context: context)
+        let fingerprint = RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, json: body)
+        return try await author(
+            .replace(orderJSON: body, resources: nil), fingerprint: fingerprint, request: request, context: context)
     }
 
-    /// A multipart body's files: order.json and the rest, each part once.
-    static func package(_ form: MultipartForm) throws(ServiceRequestError) -> OrderAuthoringContent {
+    /// A multipart body's files: order.json and the rest, each part once; a part named as a file
+    /// the service writes itself (`manifest.json`, `signature`) is refused, never dropped.
+    static func package(_ form: MultipartForm) throws -> OrderAuthoringContent {
         var files: [String: Data] = [:]
         for part in form.parts {
+            guard !OrderAuthoringContent.isWrittenByTheService(part.name) else {
+                throw AuthoringError.reservedFileName(part.name)
+            }
             guard files[part.name] == nil else {
-                throw .malformedBody(reason: "two parts are named \(MessageText.quote(part.name))", path: part.name)
+                throw ServiceRequestError.malformedBody(
+                    reason: "two parts are named \(MessageText.quote(part.name))", path: part.name)
             }
             files[part.name] = Data(part.content)
         }
         guard let orderJSON = files.removeValue(forKey: OrderValidator.fileName) else {
-            throw .malformedBody(reason: "no part is named order.json", path: nil)
+            throw ServiceRequestError.malformedBody(reason: "no part is named order.json", path: nil)
         }
         return .replace(orderJSON: orderJSON, resources: files)
     }
@@ -71,11 +81,15 @@ struct OrderContentRoutes: Sendable {
     @Sendable func patch(_ request: Request, context: MerchantContext) async throws -> Response {
         try request.requireMediaType(Self.patchMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.bodySize)
-        return try await author(.mergePatch(body), body: body, request: request, context: context)
+        let fingerprint = RequestFingerprint.digest(
+            method: request.method.rawValue, path: request.uri.path, mediaType: request.headers[.contentType] ?? "", json: body)
+        return try await author(.mergePatch(body), fingerprint: fingerprint, request: request, context: context)
     }
 
+    /// - Parameter fingerprint: the request's ``RequestFingerprint``: a retry under the same
+    ///   `Idempotency-Key` is answered again only when its fingerprint is the first request's.
     private func author(
-        _ content: OrderAuthoringContent, body: Data, request: Request, context: MerchantContext
+        _ content: OrderAuthoringContent, fingerprint: String, request: Request, context: MerchantContext
     ) async throws -> Response {
         let identifier = try PathParameter.orderIdentifier(in: context)
         let key = context.caller.key
@@ -84,19 +98,18 @@ struct OrderContentRoutes: Sendable {
         let now = wallet.configuration.clock()
         guard let idempotencyKey = try Self.idempotencyKey(request) else {
             let authored = try await store.authorOrder(
-                identifier, content: content, serviceURL: serviceURL, uploadedBy: key.identifier)
+                identifier, content: content, webService: webService, uploadedBy: key.identifier)
             return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         }
-        let digest = SHA256Digest.hex(of: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + body)
         if let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) {
-            return try Self.replay(receipt, digest: digest)
+            return try Self.replay(receipt, fingerprint: fingerprint)
         }
         do {
             let authored = try await store.authorOrder(
-                identifier, content: content, serviceURL: serviceURL, uploadedBy: key.identifier
+                identifier, content: content, webService: webService, uploadedBy: key.identifier
             ) { authored in
                 RequestReceipt(
-                    caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: digest,
+                    caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: fingerprint,
                     status: Int(Self.status(authored).code), answer: Self.answer(authored, now: now), createdAt: now)
             }
             return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
@@ -105,7 +118,7 @@ struct OrderContentRoutes: Sendable {
             guard let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) else {
                 throw OrderStoreError.requestAlreadyAnswered(idempotencyKey: idempotencyKey)
             }
-            return try Self.replay(receipt, digest: digest)
+            return try Self.replay(receipt, fingerprint: fingerprint)
         }
     }
 
@@ -120,8 +133,8 @@ struct OrderContentRoutes: Sendable {
     }
 
     /// The kept answer, for the same request only.
-    static func replay(_ receipt: RequestReceipt, digest: String) throws(ServiceRequestError) -> Response {
-        guard ConstantTime.equals(Array(receipt.requestDigest.utf8), Array(digest.utf8)) else {
+    static func replay(_ receipt: RequestReceipt, fingerprint: String) throws(ServiceRequestError) -> Response {
+        guard ConstantTime.equals(Array(receipt.requestDigest.utf8), Array(fingerprint.utf8)) else {
             throw .idempotencyKeyReused(receipt.idempotencyKey)
         }
         return Response.json(

@@ -50,6 +50,10 @@ public struct OrdersService: Sendable {
         /// authorization response (`iss`) carry. Nil: each request's own scheme and `Host`, which
         /// is right only when the service is reached directly.
         public var publicURL: String?
+        /// Web service URLs, besides this service's own, that authored versions of an order type
+        /// may name (a merchant that runs its own Orders web service), by order type identifier;
+        /// each an absolute `https` URL ending with `/` (docs/authoring.md, "Where devices go").
+        public var allowedWebServiceURLs: [String: Set<String>]
         /// Where each request is a span (swift-distributed-tracing), its parent read from the
         /// request's headers as the tracer reads them (W3C `traceparent` for OpenTelemetry's).
         /// Nil: the tracer bootstrapped with `InstrumentationSystem` — none, no spans. Give the
@@ -59,7 +63,7 @@ public struct OrdersService: Sendable {
         public init(
             basePath: String = "/", limits: ServiceLimits = .default, metrics: ServiceMetrics = ServiceMetrics(),
             logger: Logger = Logger(label: "orders.serve"), trustedProxies: Set<String> = [], servesTLS: Bool = false,
-            publicURL: String? = nil, tracer: (any Tracer)? = nil
+            publicURL: String? = nil, allowedWebServiceURLs: [String: Set<String>] = [:], tracer: (any Tracer)? = nil
         ) {
             self.basePath = basePath
             self.limits = limits
@@ -68,6 +72,7 @@ public struct OrdersService: Sendable {
             self.trustedProxies = trustedProxies
             self.servesTLS = servesTLS
             self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            self.allowedWebServiceURLs = allowedWebServiceURLs
             self.tracer = tracer
         }
     }
@@ -107,14 +112,14 @@ public struct OrdersService: Sendable {
             webService: wallet.webService, archives: archives,
             rendered: RenderedOrderCache(byteLimit: configuration.limits.archiveCacheSize)
         ).add(to: router, table: table)
-        MerchantRoutes(
-            wallet: wallet, limits: configuration.limits, serviceURL: configuration.publicURL.map { $0 + base + "/" }
-        ).add(to: router, table: table)
+        let webService = WebServiceURLPolicy(
+            serviceURL: configuration.publicURL.map { $0 + base + "/" }, allowed: configuration.allowedWebServiceURLs)
+        MerchantRoutes(wallet: wallet, limits: configuration.limits, webService: webService).add(to: router, table: table)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
         // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.
         FinancePages(wallet: wallet).add(to: router, table: table)
         // The operator console.
-        ConsolePages(wallet: wallet, limits: configuration.limits).add(to: router, table: table)
+        ConsolePages(wallet: wallet, limits: configuration.limits, webService: webService).add(to: router, table: table)
         TokenRoutes(wallet: wallet, rateLimiter: rateLimits.tokens).add(to: router, table: table)
         FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams, clientAuthentication: rateLimits.tokens).add(
             to: router, table: table)

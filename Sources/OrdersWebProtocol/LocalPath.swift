@@ -22,11 +22,29 @@ public enum LocalPath {
         return true
     }
 
+    /// Whether `path` is written the one way a route is: `/`, or segments none of which is empty
+    /// (no `//`, no trailing `/`) or, once percent-decoded, `.` or `..`. A router that reads
+    /// `/metrics/` or `/console//orders` as `/metrics` and `/console/orders` would let a request
+    /// past a proxy's rule for the canonical path (nginx's `location = /metrics`); so every other
+    /// spelling answers 404 (docs/hardening.md, "One spelling per path").
+    public static func isCanonical(_ path: some StringProtocol) -> Bool {
+        let bytes = Array(path.utf8)
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        if bytes.count == 1 { return true }
+        for segment in bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard !segment.isEmpty else { return false }
+            let dots = String(decoding: segment, as: UTF8.self).lowercased().replacingOccurrences(of: "%2e", with: ".")
+            guard dots != ".", dots != ".." else { return false }
+        }
+        return true
+    }
+
     /// Whether the request target `target` (path and query, as the request line gives it) must be
-    /// refused: it is in origin form (starts with `/`) and its path is not ``isLocal(_:)``.
+    /// refused: it is in origin form (starts with `/`) and its path is not ``isLocal(_:)`` or not
+    /// ``isCanonical(_:)``.
     public static func isRefused(target: some StringProtocol) -> Bool {
         guard target.utf8.first == UInt8(ascii: "/") else { return false }
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return !isLocal(path)
+        return !isLocal(path) || !isCanonical(path)
     }
 }

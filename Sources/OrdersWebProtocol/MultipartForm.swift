@@ -6,10 +6,13 @@
 /// part's headers at most ``maximumHeaderSize`` bytes, and the closing delimiter present. Anything
 /// else is ``ServiceRequestError/malformedBody(reason:path:)`` naming what was wrong; nothing is kept.
 public struct MultipartForm: Sendable {
-    /// One part: its field name, the file name when it is a file, its bytes.
+    /// One part: its field name, the file name when it is a file, its media type when it names
+    /// one, its bytes.
     public struct Part: Sendable {
         public var name: String
         public var filename: String?
+        /// The part's `Content-Type` as sent, nil when it has none.
+        public var contentType: String?
         public var content: ArraySlice<UInt8>
     }
 
@@ -76,30 +79,45 @@ public struct MultipartForm: Sendable {
         self.parts = parts
     }
 
-    /// A part from its headers: `Content-Disposition: form-data; name="…"[; filename="…"]`.
+    /// A part from its headers: `Content-Disposition: form-data; name="…"[; filename="…"]`, and
+    /// its `Content-Type` if any.
     private static func part(head: String, content: ArraySlice<UInt8>) throws -> Part {
+        // Only the first Content-Disposition counts.
+        var disposition: (name: String, filename: String?)??
+        var contentType: String?
         for line in head.split(separator: "\r\n") {
             let field = line.split(separator: ":", maxSplits: 1)
-            guard field.count == 2, field[0].trimmingSpaces.lowercased() == "content-disposition" else { continue }
-            var name: String?
-            var filename: String?
-            let items = field[1].split(separator: ";").map { $0.trimmingSpaces }
-            guard items.first?.lowercased() == "form-data" else { break }
-            for item in items.dropFirst() {
-                let pair = item.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2 else { continue }
-                var value = String(pair[1].trimmingSpaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                switch pair[0].trimmingSpaces.lowercased() {
-                case "name": name = value
-                case "filename": filename = value
-                default: break
-                }
+            guard field.count == 2 else { continue }
+            switch field[0].trimmingSpaces.lowercased() {
+            case "content-disposition" where disposition == nil: disposition = .some(Self.disposition(field[1]))
+            case "content-type": contentType = String(field[1].trimmingSpaces)
+            default: break
             }
-            guard let name else { break }
-            return Part(name: name, filename: filename, content: content)
         }
-        throw ServiceRequestError.malformedBody(
-            reason: "a form part has no Content-Disposition: form-data with a name", path: nil)
+        guard case .some(.some(let disposition)) = disposition else {
+            throw ServiceRequestError.malformedBody(
+                reason: "a form part has no Content-Disposition: form-data with a name", path: nil)
+        }
+        return Part(name: disposition.name, filename: disposition.filename, contentType: contentType, content: content)
+    }
+
+    /// `form-data; name="…"[; filename="…"]`'s name and file name; nil for anything else.
+    private static func disposition(_ value: Substring) -> (name: String, filename: String?)? {
+        var name: String?
+        var filename: String?
+        let items = value.split(separator: ";").map { $0.trimmingSpaces }
+        guard items.first?.lowercased() == "form-data" else { return nil }
+        for item in items.dropFirst() {
+            let pair = item.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            var value = String(pair[1].trimmingSpaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            switch pair[0].trimmingSpaces.lowercased() {
+            case "name": name = value
+            case "filename": filename = value
+            default: break
+            }
+        }
+        return name.map { ($0, filename) }
     }
 }

@@ -38,6 +38,8 @@ public final class WalletStore: Sendable {
     /// What ``authenticateAPIKey(_:)`` read, kept for ``WalletConfiguration/apiKeyStaleness``.
     let apiKeyCache: APIKeyCache
     let signingIdentityCache = SigningIdentityCache()
+    /// Authoring writers of one order, one at a time in this process.
+    let orderWriters = OrderWriterTurns()
 
     var access: any AccessRepository { backend.access }
     var finance: any FinanceDataRepository { backend.finance }
@@ -45,13 +47,15 @@ public final class WalletStore: Sendable {
     /// Opens the embedded SQLite store at `path` and migrates it, creating it first unless
     /// `createIfMissing` is false (readers), in which case a missing store throws and nothing is
     /// created. `readsOnly`: the caller never writes, so a store in a folder it cannot write is
-    /// read as it is (``WalletSQLite/SQLiteBackend/Options/readsOnly``).
+    /// read as it is (``WalletSQLite/SQLiteBackend/Options/readsOnly``). A new store's files are
+    /// created with `fileMode` whatever the umask (``WalletSQLite/StoreFileMode``).
     public convenience init(
         path: String, configuration: WalletConfiguration = WalletConfiguration(), createIfMissing: Bool = true,
-        readsOnly: Bool = false
+        readsOnly: Bool = false, fileMode: StoreFileMode = .ownerOnly
     ) throws(StorageError) {
         let backend = try SQLiteBackend(
-            path: path, options: SQLiteBackend.Options(createIfMissing: createIfMissing, readsOnly: readsOnly))
+            path: path,
+            options: SQLiteBackend.Options(createIfMissing: createIfMissing, readsOnly: readsOnly, fileMode: fileMode))
         self.init(backend: backend, configuration: configuration)
     }
 

@@ -37,16 +37,20 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
         /// Where each read and unit of work is a span (swift-distributed-tracing): nil for the
         /// tracer bootstrapped with `InstrumentationSystem` when the store opens — none, no spans.
         public var tracer: (any Tracer)?
+        /// Who may read the files a new store is created as (``StoreFileMode``): the owner alone
+        /// unless told otherwise, whatever the umask.
+        public var fileMode: StoreFileMode
 
         public init(
             createIfMissing: Bool = true, busyTimeout: TimeInterval = 60, quickCheckLimit: Int = 16 << 20,
-            readsOnly: Bool = false, tracer: (any Tracer)? = nil
+            readsOnly: Bool = false, tracer: (any Tracer)? = nil, fileMode: StoreFileMode = .ownerOnly
         ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.quickCheckLimit = quickCheckLimit
             self.readsOnly = readsOnly
             self.tracer = tracer
+            self.fileMode = fileMode
         }
     }
 
@@ -63,7 +67,8 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     public convenience init(path: String, options: Options = Options()) throws(StorageError) {
         let pool = try StoreDatabase.open(
             at: path, migrator: SQLiteSchema.migrator, busyTimeout: options.busyTimeout,
-            createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit, readsOnly: options.readsOnly)
+            createIfMissing: options.createIfMissing, quickCheckLimit: options.quickCheckLimit, readsOnly: options.readsOnly,
+            fileMode: options.fileMode)
         self.init(pool: pool, path: path, tracer: options.tracer)
     }
 

@@ -15,13 +15,19 @@ struct AuthoredOrderContentTests {
         try JSONParser().parse(Data(text.utf8)).value
     }
 
+    static let serviceURL = "https://wallet.example.com/"
+    /// A merchant's own web service, which the operator allowed for the type.
+    static let merchantURL = "https://shop.example.com/w/"
+
     static func compose(
-        _ incoming: String, stored: (String, String)? = nil, now: Date = now, serviceURL: String? = "https://wallet.example.com/"
+        _ incoming: String, stored: (String, String)? = nil, now: Date = now, serviceURL: String? = serviceURL,
+        allowed: Set<String> = [merchantURL]
     ) throws -> AuthoredOrderContent {
         try AuthoredOrderContent(
             try json(incoming), orderTypeIdentifier: type, orderIdentifier: id,
             stored: try stored.map { (try json($0.0), try #require(RFC3339Timestamp($0.1))) }, now: now,
-            serviceURL: serviceURL, makeToken: { "0123456789abcdef0123456789abcdef" })
+            webService: WebServiceURLPolicy(serviceURL: serviceURL, allowed: [type: allowed]),
+            makeToken: { "0123456789abcdef0123456789abcdef" })
     }
 
     static func field(_ content: AuthoredOrderContent, _ key: String) -> JSONValue? {
@@ -57,16 +63,77 @@ struct AuthoredOrderContentTests {
         #expect(later.updatedAt.text == "2026-11-18T11:06:40.123Z", "now, when now is later")
     }
 
-    @Test("the merchant may rotate the token and name its own URL")
+    @Test("the merchant may rotate the token, and name a URL the operator allowed for the type")
     func merchantOwned() throws {
         let stored = (
-            #"{"createdAt":"2026-01-01T00:00:00Z","authenticationToken":"old-token-of-sixteen"}"#, "2026-01-01T00:00:00Z"
+            #"{"createdAt":"2026-01-01T00:00:00Z","authenticationToken":"old-token-of-sixteen","webServiceURL":"https://wallet.example.com/"}"#,
+            "2026-01-01T00:00:00Z"
         )
-        let content = try Self.compose(
-            #"{"authenticationToken":"new-token-of-sixteen","webServiceURL":"https://shop.example.com/"}"#, stored: stored)
-        #expect(content.authenticationToken == "new-token-of-sixteen")
-        #expect(content.webServiceURL == "https://shop.example.com/")
+        let rotated = try Self.compose(#"{"authenticationToken":"new-token-of-sixteen"}"#, stored: stored)
+        #expect(rotated.authenticationToken == "new-token-of-sixteen" && rotated.webServiceURL == Self.serviceURL)
+        let own = try Self.compose(#"{"webServiceURL":"https://shop.example.com/w/"}"#, stored: stored)
+        #expect(own.webServiceURL == Self.merchantURL)
+        #expect(
+            own.authenticationToken == "0123456789abcdef0123456789abcdef", "the stored token does not go to the new URL")
         #expect(try Self.compose("{}", serviceURL: nil).webServiceURL == nil)
+    }
+
+    @Test("another webServiceURL is refused, whoever asks and however it is written (issue 52, item 1)")
+    func foreignURL() throws {
+        let stored = (
+            #"{"createdAt":"2026-01-01T00:00:00Z","authenticationToken":"stored-token-of-sixteen","webServiceURL":"https://wallet.example.com/"}"#,
+            "2026-01-01T00:00:00Z"
+        )
+        for url in [
+            "https://evil.example/steal/", "https://wallet.example.com.evil.example/", "https://shop.example.com/w/x/",
+            "http://wallet.example.com/", "https://wallet.example.com",
+        ] {
+            #expect {
+                _ = try Self.compose(#"{"webServiceURL":"\#(url)"}"#, stored: stored)
+            } throws: { error in
+                guard let error = error as? AuthoringError else { return false }
+                return error.code == "authoring.webServiceURLNotAllowed" && error.path == "webServiceURL"
+                    && error.message.contains("https://wallet.example.com/")
+            }
+        }
+        #expect(throws: AuthoringError.self) {
+            try Self.compose(#"{"webServiceURL":"https://shop.example.com/w/"}"#, stored: stored, allowed: [])
+        }
+    }
+
+    @Test("a stored URL the policy no longer permits becomes the service's, with a new token")
+    func storedForeignURL() throws {
+        let stored = (
+            #"{"createdAt":"2026-01-01T00:00:00Z","authenticationToken":"stored-token-of-sixteen","webServiceURL":"https://evil.example/steal/"}"#,
+            "2026-01-01T00:00:00Z"
+        )
+        let content = try Self.compose(#"{"status":"completed"}"#, stored: stored)
+        #expect(content.webServiceURL == Self.serviceURL)
+        #expect(content.authenticationToken == "0123456789abcdef0123456789abcdef")
+        let sameToken = try Self.compose(#"{"authenticationToken":"stored-token-of-sixteen"}"#, stored: stored)
+        #expect(sameToken.authenticationToken == "0123456789abcdef0123456789abcdef", "sending the old token keeps nothing")
+        let allowedStays = try Self.compose(
+            "{}",
+            stored: (
+                #"{"authenticationToken":"stored-token-of-sixteen","webServiceURL":"https://shop.example.com/w/"}"#,
+                "2026-01-01T00:00:00Z"
+            ))
+        #expect(allowedStays.webServiceURL == Self.merchantURL)
+        #expect(allowedStays.authenticationToken == "stored-token-of-sixteen")
+    }
+
+    @Test(
+        "--allow-web-service-url's form: TYPE=https URL ending in /",
+        arguments: [
+            ("order.com.shop=https://shop.example.com/wallet/", true), ("order.com.shop=https://shop.example.com/", true),
+            ("order.com.shop=https://shop.example.com:8443/", true), ("order.com.shop=http://shop.example.com/", false),
+            ("order.com.shop=https://shop.example.com", false), ("=https://shop.example.com/", false),
+            ("order.com.shop", false), ("order.com.shop=https://u@shop.example.com/", false),
+            ("order.com.shop=https://shop.example.com/?a=1/", false), ("order.com.shop=https:///", false),
+            ("order.com.shop=https://shop.example.com//x/", false),
+        ])
+    func allowanceForm(_ text: String, _ valid: Bool) {
+        #expect((WebServiceURLPolicy.allowance(text) != nil) == valid)
     }
 
     @Test(
@@ -77,6 +144,7 @@ struct AuthoredOrderContentTests {
             (#"{"orderIdentifier":1}"#, "authoring.identifierMismatch", "orderIdentifier"),
             (#"{"createdAt":"2026-02-01T00:00:00Z"}"#, "authoring.immutableField", "createdAt"),
             (#"[]"#, "authoring.invalidContent", nil),
+            (#"{"webServiceURL":"https://evil.example/steal/"}"#, "authoring.webServiceURLNotAllowed", "webServiceURL"),
         ] as [(String, String, String?)])
     func refused(_ incoming: String, _ code: String, _ path: String?) throws {
         #expect {

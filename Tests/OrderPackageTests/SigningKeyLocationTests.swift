@@ -100,6 +100,16 @@ struct SigningKeyLocationTests {
                 "a PIN in the URI's query", .pkcs11(uri: "pkcs11:token=shop;object=key?PIN-VALUE=1234", module: nil, pin: nil),
                 "signer.secretInKeyLocation"
             ),
+            (
+                "where to read the PIN, in the URI (issue 52, item 6)",
+                .pkcs11(uri: "pkcs11:token=shop;object=key?pin-source=file:/run/secrets/pin", module: nil, pin: nil),
+                "signer.secretInKeyLocation"
+            ),
+            (
+                "pin-source as a path attribute",
+                .pkcs11(uri: "pkcs11:token=shop;Pin-Source=%2Frun%2Fpin;object=key", module: nil, pin: nil),
+                "signer.secretInKeyLocation"
+            ),
             ("not a PKCS#11 URI", .pkcs11(uri: "file:/etc/key.pem", module: nil, pin: nil), "signer.invalidPrivateKey"),
             (
                 "a module that is not there", .pkcs11(uri: "pkcs11:object=key", module: "/nonexistent/module.so", pin: nil),

@@ -25,9 +25,16 @@ struct AuthorCommandTests {
         return workspace
     }
 
-    static func author(_ workspace: StoreWorkspace, _ arguments: [String]) async throws -> OrdersProcess.Result {
-        try await workspace.run(
-            ["author", "--type", type] + arguments + ["--trust-root", TestArchiveTable.testRoot.path, "--json"])
+    /// The web service URL the shipped sources name: the public URL of the service in these tests.
+    static let publicURL = "https://shop.example.com/wallet/"
+
+    static func author(
+        _ workspace: StoreWorkspace, _ arguments: [String], json: Bool = true
+    ) async throws -> OrdersProcess.Result {
+        let url = arguments.contains("--public-url") ? [] : ["--public-url", publicURL]
+        return try await workspace.run(
+            ["author", "--type", type] + arguments + url + ["--trust-root", TestArchiveTable.testRoot.path]
+                + (json ? ["--json"] : []))
     }
 
     static func answer(_ result: OrdersProcess.Result) throws -> [String: Any] {
@@ -167,12 +174,73 @@ struct AuthorCommandTests {
         let workspace = try await Self.workspace()
         let file = workspace.folder.appendingPathComponent("body.json")
         try Data(body.utf8).write(to: file)
-        let result = try await Self.author(
-            workspace, ["--id", "ORDER-1"] + (asPatch ? ["--patch", file.path] : [file.path, "--resources", Self.sources.path]))
+        let arguments =
+            ["--id", "ORDER-1"] + (asPatch ? ["--patch", file.path] : [file.path, "--resources", Self.sources.path])
+        let result = try await Self.author(workspace, arguments, json: false)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("orders: \(code)"), "\(result.stderr)")
+        let json = try await Self.author(workspace, arguments)
+        #expect(json.status == 1 && json.stderr.isEmpty, "\(json.stderr)")
+        let error = try #require(try Self.answer(json)["error"] as? [String: Any], "the API's error document: \(json.stdout)")
+        #expect(code.hasPrefix(error["code"] as? String ?? "-"), "\(json.stdout)")
         let listed = try await workspace.run(["list", "--json"])
         #expect(listed.stdout.isEmpty, "\(listed.stdout)")
+    }
+
+    @Test(
+        "an invalid order.json: each finding on its own line at its path, as orders verify prints them; --json as the API answers (issue 52, item 8)"
+    )
+    func findingsAtTheirPaths() async throws {
+        let workspace = try await Self.workspace()
+        let file = workspace.folder.appendingPathComponent("order.json")
+        try Data(#"{"status":"nonsense","merchant":{"displayName":7}}"#.utf8).write(to: file)
+        let human = try await Self.author(workspace, ["--id", "ORDER-1", file.path], json: false)
+        #expect(human.status == 1)
+        let lines = human.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("orders: store.invalidArchive: ") == true, "\(human.stderr)")
+        #expect(lines.contains("    order.missingKey at schemaVersion: a required key is missing"), "\(human.stderr)")
+        #expect(lines.contains { $0.hasPrefix("    order.invalidValue at status: ") }, "\(human.stderr)")
+        #expect(lines.contains { $0.hasPrefix("    order.") && $0.contains(" at merchant.displayName: ") }, "\(human.stderr)")
+
+        let json = try await Self.author(workspace, ["--id", "ORDER-1", file.path])
+        #expect(json.status == 1)
+        let document = try Self.answer(json)
+        #expect((document["error"] as? [String: Any])?["code"] as? String == "store.invalidArchive")
+        let errors = try #require((document["report"] as? [String: Any])?["errors"] as? [[String: Any]])
+        let paths = Set(errors.compactMap { $0["path"] as? String })
+        #expect(paths.isSuperset(of: ["schemaVersion", "status", "merchant.displayName"]), "\(paths)")
+    }
+
+    @Test("--json answers with the customer page's signed path, as the merchant API does")
+    func customerPage() async throws {
+        let workspace = try await Self.workspace()
+        let result = try await Self.author(
+            workspace,
+            ["--id", "ORDER-123", Self.sources.appendingPathComponent("order.json").path, "--resources", Self.sources.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try #require(try Self.answer(result)["customerPage"] as? String)
+        #expect(page.hasPrefix("/orders/order.com.example.shop/ORDER-123?expires="), "\(page)")
+        let link = try await workspace.run(["link", "--type", Self.type, "--id", "ORDER-123"])
+        #expect(link.status == 0 && link.stdout.hasPrefix("/orders/order.com.example.shop/ORDER-123?expires="))
+    }
+
+    @Test("a webServiceURL that is not the public URL is refused, unless --allow-web-service-url names it (issue 52, item 1)")
+    func webServiceURL() async throws {
+        let workspace = try await Self.workspace()
+        let order = [
+            "--id", "ORDER-123", Self.sources.appendingPathComponent("order.json").path, "--resources", Self.sources.path,
+        ]
+        let refused = try await Self.author(workspace, order + ["--public-url", "https://wallet.example.com/"], json: false)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("orders: authoring.webServiceURLNotAllowed: webServiceURL: "), "\(refused.stderr)")
+        let allowed = try await Self.author(
+            workspace,
+            order + [
+                "--public-url", "https://wallet.example.com/", "--allow-web-service-url", "\(Self.type)=\(Self.publicURL)",
+            ])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let usage = try await Self.author(workspace, order + ["--allow-web-service-url", "\(Self.type)=http://x.example/"])
+        #expect(usage.status == 2 && usage.stderr.contains("--allow-web-service-url"), "\(usage.stderr)")
     }
 
     @Test("a type without a signing identity: exit 1, signing.notFound; usage errors exit 2")
@@ -180,7 +248,7 @@ struct AuthorCommandTests {
         let workspace = try StoreWorkspace()
         let file = workspace.folder.appendingPathComponent("patch.json")
         try Data("{}".utf8).write(to: file)
-        let result = try await Self.author(workspace, ["--id", "ORDER-1", "--patch", file.path])
+        let result = try await Self.author(workspace, ["--id", "ORDER-1", "--patch", file.path], json: false)
         #expect(result.status == 1 && result.stderr.hasPrefix("orders: signing.notFound: "), "\(result.stderr)")
         let both = try await Self.author(workspace, ["--id", "ORDER-1", "--patch", file.path, file.path])
         #expect(both.status == 2)

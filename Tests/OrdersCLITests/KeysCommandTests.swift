@@ -22,7 +22,8 @@ struct KeysCommandTests {
         #expect(listed.stdout.contains(identifier) && listed.stdout.contains("shop backend"))
         #expect(!listed.stdout.contains(String(token.suffix(64))), "the secret is never listed")
         // The store keeps only a hash of the secret.
-        let database = try Data(contentsOf: URL(fileURLWithPath: workspace.store))
+        let database = workspace.storeBytes()
+        #expect(database.range(of: Data("shop backend".utf8)) != nil)
         #expect(database.range(of: Data(token.suffix(64).utf8)) == nil)
 
         let json = try await workspace.run(["keys", "list", "--json"])

@@ -23,6 +23,15 @@ struct StoreWorkspace {
         return url.path
     }
 
+    /// The bytes the store's database holds: the file with its `-wal` and `-shm`, where a
+    /// commit lives until a checkpoint. A test that searches them for a secret also finds
+    /// something the store does keep, so that the search is shown to see.
+    func storeBytes() -> Data {
+        ["", "-wal", "-shm"].reduce(into: Data()) { bytes, suffix in
+            bytes += (try? Data(contentsOf: URL(fileURLWithPath: store + suffix))) ?? Data()
+        }
+    }
+
     func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
     ) async throws -> OrdersProcess.Result {

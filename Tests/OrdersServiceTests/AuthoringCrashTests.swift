@@ -34,6 +34,8 @@ struct AuthoringCrashTests {
                 "--apns-url", "https://127.0.0.1:\(apnsPort)", "--apns-ca", TestArchiveTable.testRoot.path,
                 // A push a killed server had claimed is claimed again after 2 s, not the default 60.
                 "--outbox-lease", "2",
+                // The test order names the shop's own web service.
+                "--allow-web-service-url", "\(Self.type)=https://shop.example.com/wallet/",
             ]
             let first = try await ServeProcess.start(store: store, arguments: push)
             let registered = try RawConnection(port: first.port).exchange(

@@ -286,18 +286,34 @@ struct ConsolePagesTests {
             #expect(previewPage.contains("<code>status</code>") && previewPage.contains("Sign and Save"))
             #expect(try await fixture.wallet.orders.history(identifier).count == 1, "a preview signs nothing")
 
-            let patch = try Self.hiddenValue("patch", in: previewPage)
-            let basis = try Self.hiddenValue("basis", in: previewPage)
-            let forged = try await post([("csrf_token", "forged"), ("step", "sign"), ("patch", patch), ("basis", basis)])
+            #expect(!previewPage.contains("name=\"patch\""), "the confirmation carries the choices, never a patch")
+            let confirmation = try ["status", "fulfillment.0", "basis"].map { ($0, try Self.hiddenValue($0, in: previewPage)) }
+            #expect(confirmation.map(\.1).prefix(2) == ["completed", "delivered"])
+            let forged = try await post([("csrf_token", "forged"), ("step", "sign")] + confirmation)
             #expect(forged.status == .forbidden)
-            let signed = try await post([("csrf_token", token), ("step", "sign"), ("patch", patch), ("basis", basis)])
-            #expect(signed.status == .seeOther && signed.headers[.location] == path + "?done=signed")
+
+            // Issue 52, item 2: a patch posted with a valid form token is not what the console signs.
+            let basis = confirmation[2].1
+            let smuggled = try await post([
+                ("csrf_token", token), ("step", "sign"), ("basis", basis),
+                (
+                    "patch",
+                    #"{"webServiceURL":"https://attacker.example/x/","authenticationToken":"\#(String(repeating: "f", count: 32))"}"#
+                ),
+            ])
+            #expect(smuggled.status == .ok && String(buffer: smuggled.body).contains("Nothing to Change"))
+            let smuggledWithChoice = try await post(
+                [("csrf_token", token), ("step", "sign"), ("patch", #"{"webServiceURL":"https://attacker.example/x/"}"#)]
+                    + confirmation)
+            #expect(smuggledWithChoice.status == .seeOther && smuggledWithChoice.headers[.location] == path + "?done=signed")
             #expect(try await fixture.wallet.orders.history(identifier).count == 2)
             let current = try #require(try await fixture.wallet.orders.decodedOrder(identifier))
             #expect(current.status == .completed && current.fulfillments?.first?.statusName == "delivered")
+            #expect(current.webServiceURL?.absoluteString == ServiceFixture.shopWebServiceURL, "only the choices were signed")
+            #expect(current.authenticationToken == ServiceFixture.token)
 
             // The same confirmation again: the order is no longer the version previewed.
-            let stale = try await post([("csrf_token", token), ("step", "sign"), ("patch", patch), ("basis", basis)])
+            let stale = try await post([("csrf_token", token), ("step", "sign")] + confirmation)
             #expect(stale.status == .ok && String(buffer: stale.body).contains("Nothing to Change"))
             #expect(try await fixture.wallet.orders.history(identifier).count == 2)
         }

@@ -44,11 +44,19 @@ struct OrderContentRoutesTests {
         return (fixture, key.token)
     }
 
-    static func service(_ fixture: ServiceFixture) -> OrdersService {
+    /// The URL the shipped sources name, the merchant's own web service: allowed for the type.
+    static let merchantURL = "https://shop.example.com/wallet/"
+
+    /// The service at `https://wallet.example.com`, allowing the shop type's orders to name
+    /// ``merchantURL`` unless `allowingMerchantURL` is false.
+    static func service(_ fixture: ServiceFixture, allowingMerchantURL: Bool = true) -> OrdersService {
         var logger = Logger(label: "test.serve")
         logger.logLevel = .error
         return OrdersService(
-            wallet: fixture.wallet, configuration: .init(logger: logger, publicURL: "https://wallet.example.com"))
+            wallet: fixture.wallet,
+            configuration: .init(
+                logger: logger, publicURL: "https://wallet.example.com",
+                allowedWebServiceURLs: allowingMerchantURL ? [ServiceFixture.shopType: [merchantURL]] : [:]))
     }
 
     static func json(_ response: TestResponse) throws -> [String: Any] {

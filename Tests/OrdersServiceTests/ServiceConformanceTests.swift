@@ -39,6 +39,30 @@ struct ServiceConformanceTests {
         try await client.shutdown()
         await #expect(server.stop() == 0, "SIGTERM should drain and exit 0: \(server.standardError.suffix(2000))")
     }
+
+    @Test(
+        "a path spelled otherwise than its route — a trailing, doubled or dot segment — is 404 on every route, signed in or not (issue 52, item 11)"
+    )
+    func oneSpellingPerPath() async throws {
+        let fixture = try await ServiceFixture.make()
+        try await fixture.wallet.consent.setOwnerPassword("correct horse battery", cost: 4)
+        let key = try await fixture.wallet.createAPIKey(name: "test", orderTypes: [ServiceFixture.shopType])
+        try await fixture.service().application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let cookie = try await ConsolePagesTests.signIn(client)
+            let headers: HTTPFields = [.authorization: "Bearer \(key.token)", .cookie: cookie]
+            for path in ["/metrics", "/health", "/api/v1/orders", "/console/orders"] {
+                let canonical = try await client.executeRequest(uri: path, method: .get, headers: headers, body: nil)
+                #expect(canonical.status == .ok, "\(path)")
+            }
+            for path in [
+                "/metrics/", "/metrics//", "/health/", "/api//v1/orders", "/api/v1/orders/", "/console/", "/console//orders",
+                "/console/./orders", "/console/orders/../orders", "/finance//settings", "/api/v1/%2e/orders",
+            ] {
+                let other = try await client.executeRequest(uri: path, method: .get, headers: headers, body: nil)
+                #expect(other.status == .notFound, "\(path): \(other.status)")
+            }
+        }
+    }
 }
 
 @Suite("OrdersService in your own application")

@@ -47,11 +47,18 @@ struct ServiceFixture {
         }
     }
 
-    /// The service, logging errors only (request lines would drown the test output).
+    /// The web service URL the test orders name: the shop's own, allowed for its type.
+    static let shopWebServiceURL = "https://shop.example.com/wallet/"
+
+    /// The service, logging errors only (request lines would drown the test output); authored
+    /// versions of the shop type may keep naming ``shopWebServiceURL``.
     func service(limits: ServiceLimits = .default) -> OrdersService {
         var logger = Logger(label: "test.serve")
         logger.logLevel = .error
-        return OrdersService(wallet: wallet, configuration: .init(limits: limits, logger: logger))
+        return OrdersService(
+            wallet: wallet,
+            configuration: .init(
+                limits: limits, logger: logger, allowedWebServiceURLs: [Self.shopType: [Self.shopWebServiceURL]]))
     }
 
     /// `/`-separated path segments, each percent-encoded as a path segment must be.

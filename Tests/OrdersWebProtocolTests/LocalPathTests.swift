@@ -26,4 +26,17 @@ struct LocalPathTests {
         #expect(!LocalPath.isRefused(target: "http://127.0.0.1/finance"))
         #expect(!LocalPath.isRefused(target: "*"))
     }
+
+    @Test(
+        "one spelling per path: no empty, trailing or dot segment (issue 52, item 11)",
+        arguments: [
+            ("/", true), ("/metrics", true), ("/api/v1/orders", true), ("/orders/order.com.x/ORDER%2F1", true),
+            ("/v1/orders/a.b/..c", true), ("/metrics/", false), ("/metrics//", false), ("/api//v1/orders", false),
+            ("/console/", false), ("/console//orders", false), ("/console/./orders", false), ("/console/../metrics", false),
+            ("/console/%2e%2E/metrics", false), ("/console/.%2e", false), ("", false),
+        ])
+    func canonical(_ path: String, _ expected: Bool) {
+        #expect(LocalPath.isCanonical(path) == expected)
+        if !path.isEmpty { #expect(LocalPath.isRefused(target: path + "?a=b") == !expected) }
+    }
 }

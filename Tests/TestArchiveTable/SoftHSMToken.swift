@@ -7,10 +7,11 @@ import Foundation
 public struct SoftHSMToken: Sendable {
     /// Debian's path of the module.
     public static let module = "/usr/lib/softhsm/libsofthsm2.so"
-    public static let pin = "wallet-orders-pin"
-
     public let folder: URL
     public let label: String
+    /// The token's user PIN: random for each token, so that no path or name can hold it and a
+    /// search of a store or an output for it finds only a leak.
+    public let pin: String
 
     /// `SOFTHSM2_CONF` pointing at this token's configuration.
     public var environment: [String: String] {
@@ -27,14 +28,16 @@ public struct SoftHSMToken: Sendable {
     public init(label: String = "orders", key: String = "order") throws {
         folder = try TemporaryDirectory.make("softhsm")
         self.label = label
+        pin = TestSecret.random()
         let tokens = folder.appendingPathComponent("tokens")
         try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
         try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8).write(
             to: folder.appendingPathComponent("softhsm2.conf"))
-        try Data("\(Self.pin)\n".utf8).write(to: URL(fileURLWithPath: pinFile))
-        try run(["--init-token", "--free", "--label", label, "--pin", Self.pin, "--so-pin", "wallet-orders-so"])
+        try Data("\(pin)\n".utf8).write(to: URL(fileURLWithPath: pinFile))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: pinFile)
+        try run(["--init-token", "--free", "--label", label, "--pin", pin, "--so-pin", TestSecret.random()])
         let keyPath = TestArchiveTable.directory.appendingPathComponent("pki/\(key).key").path
-        try run(["--import", keyPath, "--token", label, "--label", "order-key", "--id", "01", "--pin", Self.pin])
+        try run(["--import", keyPath, "--token", label, "--label", "order-key", "--id", "01", "--pin", pin])
     }
 
     private func run(_ arguments: [String]) throws {

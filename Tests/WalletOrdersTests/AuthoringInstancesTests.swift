@@ -12,6 +12,9 @@ import WalletPrimitives
 /// (issue 43): every patch of both is saved, each version strictly later than the one before.
 @Suite("Authoring from two instances", .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipNote)))
 struct AuthoringInstancesTests {
+    /// The instances' public URL: the one the shipped sources name.
+    static let webService = WebServiceURLPolicy(serviceURL: "https://shop.example.com/wallet/")
+
     @Test("clocks an hour apart, patches at once: every version saved, updatedAt strictly increasing")
     func skewedClocks() async throws {
         let url = try await TestPostgres.newDatabase()
@@ -32,7 +35,7 @@ struct AuthoringInstancesTests {
             identifier,
             content: .replace(
                 orderJSON: try Data(contentsOf: sources.appendingPathComponent("order.json")),
-                resources: try OrderPackageBuilder.sources(in: sources)))
+                resources: try OrderPackageBuilder.sources(in: sources)), webService: Self.webService)
         #expect(first.isFirstVersion)
 
         let rounds = 15
@@ -41,7 +44,8 @@ struct AuthoringInstancesTests {
                 for (name, wallet) in [("a", a), ("b", b)] {
                     group.addTask {
                         _ = try await wallet.authorOrder(
-                            identifier, content: .mergePatch(Data(#"{"orderNumber":"\#(name)-\#(round)"}"#.utf8)))
+                            identifier, content: .mergePatch(Data(#"{"orderNumber":"\#(name)-\#(round)"}"#.utf8)),
+                            webService: Self.webService)
                     }
                 }
                 try await group.waitForAll()

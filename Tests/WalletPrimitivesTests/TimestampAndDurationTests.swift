@@ -50,6 +50,20 @@ struct TimestampAndDurationTests {
         #expect(RFC3339Timestamp(Date(timeIntervalSince1970: -0.5)).text == "1969-12-31T23:59:59.5Z")
     }
 
+    @Test("milliseconds are always written with three digits, so texts sort as their instants (issue 52, item 7)")
+    func millisecondsWidth() {
+        let texts = [1_768_469_409_000, 1_768_469_409_020, 1_768_469_409_023, 1_768_469_409_100, -500].map {
+            RFC3339Timestamp(millisecondsSinceEpoch: Int64($0)).text
+        }
+        #expect(
+            texts == [
+                "2026-01-15T09:30:09.000Z", "2026-01-15T09:30:09.020Z", "2026-01-15T09:30:09.023Z",
+                "2026-01-15T09:30:09.100Z", "1969-12-31T23:59:59.500Z",
+            ])
+        #expect(Array(texts.prefix(4)) == texts.prefix(4).sorted())
+        #expect(RFC3339Timestamp(texts[1])?.millisecondsSinceEpoch == 1_768_469_409_020)
+    }
+
     @Test("formatting agrees with ISO8601DateFormatter over 10,000 instants from 1583 to 9999")
     func formattingAgainstFoundation() {
         let reference = ISO8601DateFormatter()

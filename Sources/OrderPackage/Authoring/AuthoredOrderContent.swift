@@ -10,9 +10,13 @@ import WalletPrimitives
 /// - `updatedAt` is the service's, whatever was sent: `max(now, stored + 1 ms)` in whole
 ///   milliseconds, so each version is strictly later than the one it replaces even when clocks of
 ///   several instances disagree (a later instance whose clock is behind still moves forward).
+/// - `webServiceURL` is the service's public URL, or one the operator allowed for the order type
+///   (``WebServiceURLPolicy``): sent otherwise, refused; absent, the stored version's if the policy
+///   permits it, else the service's.
 /// - `authenticationToken`, when absent, is the stored version's, or a new one for a first
-///   version (32 hex characters; Apple's minimum is 16). Sent, it replaces it (rotation).
-/// - `webServiceURL`, when absent, is the stored version's, else the service's public URL.
+///   version (32 hex characters; Apple's minimum is 16). Sent, it replaces it (rotation). When
+///   `webServiceURL` changes, the stored token never goes to the new URL: a sent token other than
+///   the stored one, else a new one.
 public struct AuthoredOrderContent: Sendable {
     /// The order.json to sign: the merchant's members in their order, service-owned ones set.
     public let document: JSONValue
@@ -26,11 +30,13 @@ public struct AuthoredOrderContent: Sendable {
     /// - Parameters:
     ///   - incoming: the whole new order.json (for a merge patch: the patch applied to the stored one).
     ///   - stored: the current version's order.json and `updatedAt`, nil for a first version.
-    ///   - serviceURL: the `webServiceURL` for orders that name none (nil: leave it absent).
-    ///   - makeToken: a new authentication token, for a first version that brings none.
+    ///   - webService: which `webServiceURL` the version may name; its service URL when it names
+    ///     none (nil: leave it absent).
+    ///   - makeToken: a new authentication token, for a first version that brings none and for a
+    ///     version whose `webServiceURL` changes.
     public init(
         _ incoming: JSONValue, orderTypeIdentifier: String, orderIdentifier: String,
-        stored: (document: JSONValue, updatedAt: RFC3339Timestamp)?, now: Date, serviceURL: String?,
+        stored: (document: JSONValue, updatedAt: RFC3339Timestamp)?, now: Date, webService: WebServiceURLPolicy,
         makeToken: () -> String = AuthoredOrderContent.newToken
     ) throws(AuthoringError) {
         guard case .object(var object) = incoming else {
@@ -60,12 +66,32 @@ public struct AuthoredOrderContent: Sendable {
         let updatedAt = RFC3339Timestamp(millisecondsSinceEpoch: max(nowMilliseconds, floor))
         object["updatedAt"] = .string(updatedAt.text)
 
-        if object["authenticationToken"] == nil || object["authenticationToken"] == .null {
-            object["authenticationToken"] = storedObject["authenticationToken"] ?? .string(makeToken())
+        let storedURL = storedObject["webServiceURL"]
+        let url: JSONValue?
+        switch object["webServiceURL"] {
+        case .string(let given)? where object["webServiceURL"] != storedURL:
+            guard webService.permits(given, for: orderTypeIdentifier) else {
+                throw .webServiceURLNotAllowed(given: given, serviceURL: webService.serviceURL)
+            }
+            url = .string(given)
+        case nil, .null?, .string?:  // absent, or the stored one carried over (a patch, a whole order.json)
+            if case .string(let stored)? = storedURL, webService.permits(stored, for: orderTypeIdentifier) {
+                url = storedURL
+            } else {
+                url = webService.serviceURL.map(JSONValue.string)
+            }
+        case let other?:
+            url = other  // not a string: order.json's validation refuses it at its path
         }
-        if object["webServiceURL"] == nil || object["webServiceURL"] == .null {
-            object["webServiceURL"] = storedObject["webServiceURL"] ?? serviceURL.map(JSONValue.string)
+
+        let storedToken = storedObject["authenticationToken"]
+        var token = object["authenticationToken"]
+        if token == .null { token = nil }
+        if case .string? = storedURL, url != storedURL, token == nil || token == storedToken {
+            token = .string(makeToken())  // the stored token never goes to another URL
         }
+        object["authenticationToken"] = token ?? storedToken ?? .string(makeToken())
+        object["webServiceURL"] = url
         document = .object(object)
         self.updatedAt = updatedAt
         if case .string(let token)? = object["authenticationToken"] {
@@ -96,6 +122,13 @@ public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
     case orderNotFound(orderTypeIdentifier: String, orderIdentifier: String)
     /// Other writers kept storing newer versions while this one was being made.
     case contended(attempts: Int)
+    /// `webServiceURL` names a URL that is neither the service's nor one the operator allowed
+    /// for the order type (``WebServiceURLPolicy``).
+    case webServiceURLNotAllowed(given: String, serviceURL: String?)
+    /// A package file is named as one the service writes itself (`manifest.json`, `signature`).
+    case reservedFileName(String)
+    /// The content was made against a version (its `archiveSHA256`) that is no longer current.
+    case versionChanged(basis: String)
 
     public var description: String {
         switch self {
@@ -107,6 +140,15 @@ public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
         case .orderNotFound(let type, let id):
             "no order \(type.debugDescription) \(id.debugDescription) is stored to patch (PUT its content first)"
         case .contended(let attempts): "newer versions kept arriving; gave up after \(attempts) attempts"
+        case .webServiceURLNotAllowed(let given, let serviceURL):
+            "webServiceURL is \(MessageText.quote(given)), but devices holding this service's orders go to "
+                + (serviceURL.map { "its own URL \(MessageText.quote($0))" } ?? "the service's public URL (none is configured)")
+                + "; leave webServiceURL out, or ask the operator to allow that URL for the order type"
+        case .versionChanged(let basis):
+            "the order changed since version \(basis.prefix(12)) that this change was made against; look at it again"
+        case .reservedFileName(let name):
+            "\(MessageText.quote(name)) is written by the service when it signs (manifest.json, signature); "
+                + "send order.json and the files it names"
         }
     }
 }
@@ -119,6 +161,9 @@ extension AuthoringError: WalletError {
         case .immutableField: "authoring.immutableField"
         case .orderNotFound: "authoring.orderNotFound"
         case .contended: "authoring.contended"
+        case .webServiceURLNotAllowed: "authoring.webServiceURLNotAllowed"
+        case .reservedFileName: "authoring.reservedFileName"
+        case .versionChanged: "authoring.versionChanged"
         }
     }
 
@@ -127,15 +172,19 @@ extension AuthoringError: WalletError {
     public var path: String? {
         switch self {
         case .identifierMismatch(let field, _, _), .immutableField(let field, _): field
+        case .webServiceURLNotAllowed: "webServiceURL"
+        case .versionChanged(let basis):
+            "the order changed since version \(basis.prefix(12)) that this change was made against; look at it again"
+        case .reservedFileName(let name): name
         default: nil
         }
     }
 
     public var category: ErrorCategory {
         switch self {
-        case .invalidContent, .identifierMismatch, .immutableField: .invalidInput
+        case .invalidContent, .identifierMismatch, .immutableField, .webServiceURLNotAllowed, .reservedFileName: .invalidInput
         case .orderNotFound: .notFound
-        case .contended: .conflict
+        case .contended, .versionChanged: .conflict
         }
     }
 }

@@ -8,8 +8,9 @@ public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible
     case signingFailed(reason: String)
     /// A passphrase or PIN could not be read from where ``SigningKeyLocation`` says it is.
     case secretUnavailable(source: String, reason: String)
-    /// A PKCS#11 URI carries its PIN (`pin-value`): a store would then hold a secret.
-    case secretInKeyLocation
+    /// A PKCS#11 URI carries its PIN (`pin-value`) or says where to read it (`pin-source`): a
+    /// store would then hold a secret, or the PIN would come from elsewhere than its source.
+    case secretInKeyLocation(attribute: String)
 
     public var description: String {
         switch self {
@@ -18,8 +19,8 @@ public enum OrderSignerError: Error, Sendable, Hashable, CustomStringConvertible
         case .keyDoesNotMatchCertificate: "the private key does not belong to the signing certificate"
         case .signingFailed(let reason): "signing failed: \(reason)"
         case .secretUnavailable(let source, let reason): "the secret in \(source) cannot be read: \(reason)"
-        case .secretInKeyLocation:
-            "the PKCS#11 URI carries the PIN (pin-value); name where the PIN is instead (a file or an environment variable)"
+        case .secretInKeyLocation(let attribute):
+            "the PKCS#11 URI names its PIN (\(attribute)); name a file or an environment variable for the PIN instead (--passphrase-file, --passphrase-env)"
         }
     }
 }

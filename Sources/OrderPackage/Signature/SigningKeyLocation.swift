@@ -28,16 +28,22 @@ public enum SigningKeyLocation: Sendable, Hashable, Codable {
         }
     }
 
-    /// Refuses a location that would put a secret in the store: a URI that carries its PIN
-    /// (`pin-value`), or a URI that is not a PKCS#11 URI at all.
+    /// The RFC 7512 attributes that say where a PIN is, or hold it: the PIN comes only from
+    /// ``SecretSource`` (docs/authoring.md), so a URI naming either is refused.
+    static let pinAttributes = ["pin-value", "pin-source"]
+
+    /// Refuses a location that would put a secret in the store or read it from elsewhere than its
+    /// ``SecretSource``: a URI with `pin-value` or `pin-source`, or a URI that is not a PKCS#11 URI
+    /// at all.
     public func checkStorable() throws(OrderSignerError) {
         guard case .pkcs11(let uri, _, _) = self else { return }
         guard uri.lowercased().hasPrefix("pkcs11:") else {
             throw .invalidPrivateKey(reason: "\(uri.debugDescription) is not a PKCS#11 URI (RFC 7512: pkcs11:token=…;object=…)")
         }
         let attributes = uri.dropFirst("pkcs11:".count).split(whereSeparator: { $0 == ";" || $0 == "?" || $0 == "&" })
-        if attributes.contains(where: { $0.lowercased().hasPrefix("pin-value=") }) {
-            throw .secretInKeyLocation
+        for attribute in attributes {
+            let name = attribute.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).lowercased()
+            if Self.pinAttributes.contains(name) { throw .secretInKeyLocation(attribute: name) }
         }
     }
 }

@@ -26,10 +26,18 @@ extension ConsolePages {
         var formToken: String
         var action: String
         var changes: [DiffRow]
-        /// The merge patch the confirmation signs, as JSON text.
-        var patch: String
+        /// The form's choices, carried to the confirmation: it derives its patch from them again
+        /// against the version previewed, so that it signs what the preview showed and nothing a
+        /// client could add.
+        var choices: [FormChoice]
         /// The version the preview was made from: a confirmation for another is shown again.
         var basis: String
+    }
+
+    /// One choice of the change form, as a hidden field of the confirmation.
+    struct FormChoice {
+        var name: String
+        var value: String
     }
 
     /// The order's status and each fulfillment's, as selects of every value the format allows.
@@ -49,30 +57,30 @@ extension ConsolePages {
     }
 
     /// `POST /console/orders/{type}/{id}/change`: `step=preview` shows what the form's choices
-    /// change, `step=sign` signs and saves that patch — if the order is still the version
-    /// previewed; otherwise the preview is shown again from the current version.
+    /// change, `step=sign` signs and saves them — derived again from the same choices against the
+    /// version previewed, never a patch the client sends, and only while that version is current;
+    /// otherwise the preview is shown again from the current version.
     @Sendable func change(_ request: Request, context: OwnerContext) async throws -> Response {
         let session = context.caller.session
         let fields = try await PageForm.read(request)
         try PageForm.checkToken(fields, expected: session.formToken)
         let identifier = try PathParameter.orderIdentifier(in: context)
-        guard let stored = try await wallet.orders.order(identifier),
-            let currentJSON = try await wallet.orders.orderJSON(identifier, version: stored.archiveSHA256)
-        else { throw ServiceRequestError.noRoute }
-        let current = try JSONParser().parse(currentJSON).value
-        let patch: JSONValue
-        if fields.value("step") == "sign", let text = fields.value("patch"), fields.value("basis") == stored.archiveSHA256 {
-            _ = try await wallet.authorOrder(identifier, content: .mergePatch(Data(text.utf8)))
-            return PageResponse.redirect(to: Self.orderPath(identifier) + "?done=signed")
-        } else if fields.value("step") == "sign", let text = fields.value("patch") {
-            patch = try JSONParser().parse(Data(text.utf8)).value
-        } else {
-            patch = Self.patch(fields, current: current)
+        var (stored, current) = try await currentVersion(identifier)
+        let patch = Self.patch(fields, current: current)
+        if fields.value("step") == "sign", fields.value("basis") == stored.archiveSHA256, patch != .object(JSONObject()) {
+            do {
+                _ = try await wallet.authorOrder(
+                    identifier, content: .mergePatch(Data(patch.serialized.utf8)), webService: webService,
+                    basis: stored.archiveSHA256)
+                return PageResponse.redirect(to: Self.orderPath(identifier) + "?done=signed")
+            } catch AuthoringError.versionChanged {
+                (stored, current) = try await currentVersion(identifier)  // previewed again, from the new version
+            }
         }
         let composed = try AuthoredOrderContent(
-            JSONMergePatch.apply(patch, to: current), orderTypeIdentifier: identifier.orderTypeIdentifier,
-            orderIdentifier: identifier.orderIdentifier, stored: (current, stored.updatedAt), now: wallet.configuration.clock(),
-            serviceURL: nil)
+            JSONMergePatch.apply(Self.patch(fields, current: current), to: current),
+            orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
+            stored: (current, stored.updatedAt), now: wallet.configuration.clock(), webService: webService)
         let changes = OrderJSONDiff(from: current, to: composed.document).changes.filter { $0.path != "updatedAt" }
         return PageResponse.render(
             "consoleChange",
@@ -84,7 +92,22 @@ extension ConsolePages {
                 changes: changes.map {
                     DiffRow(path: $0.path, kind: $0.kind.rawValue, before: $0.before ?? "", after: $0.after ?? "")
                 },
-                patch: patch.serialized, basis: stored.archiveSHA256))
+                choices: Self.choices(fields), basis: stored.archiveSHA256))
+    }
+
+    /// The order's current version and its order.json; no order, no page.
+    private func currentVersion(_ identifier: FullyQualifiedOrderIdentifier) async throws -> (StoredOrder, JSONValue) {
+        guard let stored = try await wallet.orders.order(identifier),
+            let json = try await wallet.orders.orderJSON(identifier, version: stored.archiveSHA256)
+        else { throw ServiceRequestError.noRoute }
+        return (stored, try JSONParser().parse(json).value)
+    }
+
+    /// The form's choices that ``patch(_:current:)`` reads, to carry to the confirmation.
+    static func choices(_ fields: FormFields) -> [FormChoice] {
+        fields.pairs.filter { name, _ in name == "status" || name.hasPrefix("fulfillment.") }.map {
+            FormChoice(name: $0.0, value: $0.1)
+        }
     }
 
     /// The merge patch the form asks for: `status` when another allowed value is chosen, and the

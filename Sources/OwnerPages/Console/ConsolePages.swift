@@ -13,6 +13,8 @@ package struct ConsolePages: Sendable {
 
     let wallet: WalletStore
     let limits: ServiceLimits
+    /// The `webServiceURL` the console's changes give an order, as the merchant API's do.
+    let webService: WebServiceURLPolicy
 
     /// Orders on one page of the list.
     static let pageSize = 50
@@ -23,9 +25,10 @@ package struct ConsolePages: Sendable {
             + PercentEncoding.encode(identifier.orderIdentifier)
     }
 
-    package init(wallet: WalletStore, limits: ServiceLimits) {
+    package init(wallet: WalletStore, limits: ServiceLimits, webService: WebServiceURLPolicy) {
         self.wallet = wallet
         self.limits = limits
+        self.webService = webService
     }
 
     package func add(to router: Router<Context>, table: RouteTable) {

@@ -141,7 +141,7 @@ extension PageTemplates {
         </section>
         {{^empty(changes)}}<form method="post" action="{{action}}" class="card">
         <input type="hidden" name="csrf_token" value="{{formToken}}"><input type="hidden" name="step" value="sign">
-        <input type="hidden" name="patch" value="{{patch}}"><input type="hidden" name="basis" value="{{basis}}">
+        {{#choices}}<input type="hidden" name="{{name}}" value="{{value}}">{{/choices}}<input type="hidden" name="basis" value="{{basis}}">
         <p>A new version is signed with the order type's key, stored, and pushed to the registered devices.</p>
         <button type="submit" class="primary">Sign and Save</button>
         </form>{{/empty(changes)}}

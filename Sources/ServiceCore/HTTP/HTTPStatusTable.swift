@@ -50,6 +50,8 @@ public enum HTTPStatusTable {
         // draft-ietf-httpapi-idempotency-key-header: a key reused for another payload is 422.
         "request.idempotencyKeyReused": .unprocessableContent,
         "authoring.immutableField": .unprocessableContent,
+        // A leaked API key must not send devices (and their token) to another host.
+        "authoring.webServiceURLNotAllowed": .unprocessableContent,
         "signing.notFound": .conflict,
         "signer.invalidPrivateKey": .serviceUnavailable,
         "signer.secretUnavailable": .serviceUnavailable,
@@ -59,8 +61,9 @@ public enum HTTPStatusTable {
 
     /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`
     /// (`AppleOrder` on the device routes, `Bearer` on the merchant API), `Allow` on a `405`,
-    /// `Retry-After` on a `429`, and on a `503` for a store that is busy or unreachable — a pool
-    /// with no free connection, a database failing over — rather than damaged: 1 second.
+    /// `Retry-After` on a `429`, on a `503` for a store that is busy or unreachable — a pool with
+    /// no free connection, a database failing over — rather than damaged, and on the `409` of an
+    /// authoring request that other writers kept overtaking (`authoring.contended`): 1 second.
     public static func headers(of error: any WalletError) -> HTTPFields {
         switch error {
         case let error as ServiceRequestError:
@@ -84,7 +87,7 @@ public enum HTTPStatusTable {
         case is MissingCredentials:
             return [.wwwAuthenticate: #"Bearer realm="finance""#]
         default:
-            if error.code == "store.unavailable" { return [.retryAfter: "1"] }
+            if error.code == "store.unavailable" || error.code == "authoring.contended" { return [.retryAfter: "1"] }
             return error.code == "webService.unauthorized" ? [.wwwAuthenticate: #"AppleOrder realm="orders""#] : [:]
         }
     }

@@ -9,30 +9,46 @@ import WalletPrimitives
 /// type's identity, verify the signed archive whole and save it through saveOrder — whose one
 /// transaction also queues the pushes to registered devices.
 ///
-/// Between the read and the save another writer may store a newer version (another instance,
-/// an upload): the save then keeps the newer one, and the procedure starts again from it, so a
-/// patch applies to what is current and `updatedAt` stays strictly increasing.
+/// Writers of one order take turns in this process (``OrderWriterTurns``). Between the read and the
+/// save a writer elsewhere may still store a newer version (another instance, an upload): the save
+/// then keeps the newer one, and the procedure starts again from it, so a patch applies to what is
+/// current and `updatedAt` stays strictly increasing.
 struct OrderAuthoring: Sendable {
     /// How often a save that lost to a newer version is tried again from that version.
     static let attempts = 4
 
     let wallet: WalletStore
-    let serviceURL: String?
+    let webService: WebServiceURLPolicy
     let readArchive: @Sendable (FullyQualifiedOrderIdentifier) async throws -> Data?
     let prepare: @Sendable (Data) -> OrderPreparation
     let save: @Sendable (PreparedOrder) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?)
 
-    /// - Parameter receipt: the receipt to keep with the version (its answer made from the
-    ///   version about to be saved), written in the save's transaction.
+    /// - Parameters:
+    ///   - receipt: the receipt to keep with the version (its answer made from the version about
+    ///     to be saved), written in the save's transaction.
+    ///   - basis: the `archiveSHA256` of the version `content` was made against; while another is
+    ///     current, ``OrderPackage/AuthoringError/versionChanged(basis:)`` instead of a retry from it.
     func author(
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?,
-        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
+        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil, basis: String? = nil
     ) async throws -> AuthoredOrder {
         let incoming = try Self.parse(content)
         let identity = try await wallet.signingIdentity(for: identifier.orderTypeIdentifier)
+        return try await wallet.orderWriters.withTurn(identifier) {
+            try await author(identifier, incoming, identity: identity, uploadedBy: uploadedBy, receipt: receipt, basis: basis)
+        }
+    }
+
+    /// The read, compose, sign and save, retried from a newer version another writer saved.
+    private func author(
+        _ identifier: FullyQualifiedOrderIdentifier, _ incoming: Incoming, identity: SigningIdentity, uploadedBy: String?,
+        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)?, basis: String?
+    ) async throws -> AuthoredOrder {
         let verifier = wallet.configuration.verifier
         for _ in 1...Self.attempts {
-            let current = try await readArchive(identifier).map(Self.currentVersion)
+            let stored = try await readArchive(identifier)
+            if let basis, stored.map(SHA256Digest.hex(of:)) != basis { throw AuthoringError.versionChanged(basis: basis) }
+            let current = try stored.map(Self.currentVersion)
             let document: JSONValue
             var files: [String: Data]
             switch incoming {
@@ -49,7 +65,7 @@ struct OrderAuthoring: Sendable {
             }
             let composed = try AuthoredOrderContent(
                 document, orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
-                stored: current.map { ($0.document, $0.updatedAt) }, now: wallet.configuration.clock(), serviceURL: serviceURL)
+                stored: current.map { ($0.document, $0.updatedAt) }, now: wallet.configuration.clock(), webService: webService)
             files[OrderValidator.fileName] = composed.orderJSON
             let checked = verifier.checkUnsigned(files: files)
             guard checked.isValid else { throw OrderStoreError.invalidArchive(checked) }
@@ -106,8 +122,11 @@ struct OrderAuthoring: Sendable {
         }
         switch content {
         case .replace(let orderJSON, let resources):
-            let reserved = [OrderValidator.fileName, Manifest.fileName, Manifest.signatureFileName]
-            return .replace(try json(orderJSON, what: "order.json"), resources: resources?.filter { !reserved.contains($0.key) })
+            if let name = resources?.keys.sorted().first(where: OrderAuthoringContent.isWrittenByTheService) {
+                throw .reservedFileName(name)
+            }
+            return .replace(
+                try json(orderJSON, what: "order.json"), resources: resources?.filter { $0.key != OrderValidator.fileName })
         case .mergePatch(let patch):
             return .mergePatch(try json(patch, what: "the merge patch"))
         }

@@ -8,23 +8,29 @@ extension WalletStore {
     /// the type's signing identity and saves it through saveOrder, as the operator (docs/authoring.md).
     ///
     /// - Parameters:
-    ///   - serviceURL: the `webServiceURL` for orders that name none.
-    /// - Throws: ``OrderPackage/AuthoringError`` (content, ownership, a patch of nothing, contention),
+    ///   - webService: the `webServiceURL` versions get (the service's public URL), and others the
+    ///     operator allowed by order type; a version naming any other is refused.
+    ///   - basis: the `archiveSHA256` of the version `content` was made against (the console's
+    ///     preview): while another version is current, `AuthoringError.versionChanged` and nothing
+    ///     saved, rather than the content applied to a version nobody looked at.
+    /// - Throws: ``OrderPackage/AuthoringError`` (content, ownership, a `webServiceURL` not allowed,
+    ///   a patch of nothing, contention),
     ///   `OrderStoreError.invalidArchive` with every finding at its path before anything is signed,
     ///   `SigningIdentityError.notFound` when no identity signs the type, the errors of saveOrder.
     public func authorOrder(
-        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, serviceURL: String? = nil
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
+        webService: WebServiceURLPolicy, basis: String? = nil
     ) async throws -> AuthoredOrder {
         let orders = self.orders
         return try await OrderAuthoring(
-            wallet: self, serviceURL: serviceURL, readArchive: { try await orders.archive($0) },
+            wallet: self, webService: webService, readArchive: { try await orders.archive($0) },
             prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrderWithDecision($0) }
-        ).author(identifier, content: content, uploadedBy: nil)
+        ).author(identifier, content: content, uploadedBy: nil, basis: basis)
     }
 }
 
 extension FinanceStore {
-    /// ``WalletStore/authorOrder(_:content:serviceURL:)`` for this client: only order types it is
+    /// ``WalletStore/authorOrder(_:content:webService:basis:)`` for this client: only order types it is
     /// entitled to (others: `FinanceAccessError.notEntitled` before anything is read or signed),
     /// the version recorded as uploaded by `uploadedBy` (a merchant API key).
     ///
@@ -33,15 +39,16 @@ extension FinanceStore {
     ///   A receipt already kept under the key makes the save fail with
     ///   `OrderStoreError.requestAlreadyAnswered`, nothing saved.
     public func authorOrder(
-        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, serviceURL: String? = nil,
-        uploadedBy: String? = nil, receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
+        webService: WebServiceURLPolicy, uploadedBy: String? = nil,
+        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
     ) async throws -> AuthoredOrder {
         guard try await mayContain(identifier, for: "authorOrder") else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
         }
         let store = self
         return try await OrderAuthoring(
-            wallet: wallet, serviceURL: serviceURL, readArchive: { try await store.archive($0) },
+            wallet: wallet, webService: webService, readArchive: { try await store.archive($0) },
             prepare: { store.prepareOrder(signedArchive: $0) }, save: { try await store.saveOrderWithDecision($0) }
         ).author(identifier, content: content, uploadedBy: uploadedBy, receipt: receipt)
     }

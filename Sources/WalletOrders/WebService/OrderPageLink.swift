@@ -27,6 +27,20 @@ public struct OrderPageLink: Sendable, Hashable {
     /// The longest a link may live: a link in an email outlives the email.
     public static let maximumLifetime: TimeInterval = 400 * 86_400
 
+    /// How long the link a saved or authored version is answered with works (the merchant API's
+    /// `customerPage`, `orders author --json`).
+    public static let answerLifetime: TimeInterval = 30 * 86_400
+
+    /// The path of a version's customer page, signed with its token and valid for
+    /// ``answerLifetime`` from `now`; nil for a version without a token, for which none can be made.
+    public static func answerPath(
+        for identifier: FullyQualifiedOrderIdentifier, authenticationToken: String?, now: Date
+    ) -> String? {
+        authenticationToken.map {
+            OrderPageLink(for: identifier, authenticationToken: $0, expires: now.addingTimeInterval(answerLifetime)).path
+        }
+    }
+
     public init(identifier: FullyQualifiedOrderIdentifier, expires: Int64, signature: String) {
         self.identifier = identifier
         self.expires = expires

@@ -34,13 +34,14 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         self.text = Self.format(seconds: seconds, microseconds: fraction)
     }
 
-    /// The instant `milliseconds` after 1970 in UTC, written with milliseconds when it has a fraction.
+    /// The instant `milliseconds` after 1970 in UTC, always written with three fractional digits
+    /// (`2026-11-29T10:15:09.020Z`, never `…09.02Z`): texts of this form sort as their instants do.
     public init(millisecondsSinceEpoch milliseconds: Int64) {
         let seconds = milliseconds.floorDivided(by: 1_000)
         let fraction = milliseconds - seconds * 1_000
         self.secondsSinceEpoch = seconds
         self.nanoseconds = Int32(fraction * 1_000_000)
-        self.text = Self.format(seconds: seconds, microseconds: fraction * 1_000)
+        self.text = Self.format(seconds: seconds, fraction: fraction, digits: 3)
     }
 
     /// Milliseconds since 1970, rounded toward the past.
@@ -90,7 +91,8 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
 
     // MARK: - Parsing and formatting
 
-    private static func format(seconds: Int64, microseconds: Int64) -> String {
+    /// `fraction` written with exactly `digits` digits after the seconds (none when 0).
+    private static func format(seconds: Int64, fraction: Int64, digits: Int) -> String {
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = CivilCalendar.date(fromDays: Int(days))
@@ -111,18 +113,23 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         append(secondOfDay / 60 % 60, digits: 2)
         text.append(UInt8(ascii: ":"))
         append(secondOfDay % 60, digits: 2)
-        if microseconds != 0 {
-            var fraction = microseconds
-            var digits = 6
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
+        if digits > 0 {
             text.append(UInt8(ascii: "."))
             append(Int(fraction), digits: digits)
         }
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Microseconds written with as few digits as they need (none for a whole second).
+    private static func format(seconds: Int64, microseconds: Int64) -> String {
+        var fraction = microseconds
+        var digits = microseconds == 0 ? 0 : 6
+        while digits > 0, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        return format(seconds: seconds, fraction: fraction, digits: digits)
     }
 
     private static func parse(_ bytes: [UInt8]) -> (seconds: Int64, nanoseconds: Int32)? {

@@ -35,19 +35,25 @@ enum StoreDatabase {
     ///   - quickCheckLimit: the largest store checked with `PRAGMA quick_check` while opening.
     ///   - readsOnly: the caller never writes: in a folder this process cannot write, the store is
     ///     read as it is (``openSnapshot(_:configuration:migrator:)``) instead of refused.
+    ///   - fileMode: the mode of a new store's files, and of its folder when it creates one.
     static func open(
         at path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval = defaultBusyTimeout,
-        createIfMissing: Bool = true, quickCheckLimit: Int = defaultQuickCheckLimit, readsOnly: Bool = false
+        createIfMissing: Bool = true, quickCheckLimit: Int = defaultQuickCheckLimit, readsOnly: Bool = false,
+        fileMode: StoreFileMode = .ownerOnly
     ) throws(StorageError) -> DatabasePool {
+        var created = false
         switch StoreFile.inspect(path) {
         case .missing:
             guard createIfMissing else { throw StorageError(reason: "there is no store at \(path)") }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: Int(fileMode.folderMode)])
             } catch {
                 throw StorageError(reason: "cannot create \(folder.path): \(error.localizedDescription)")
             }
+            created = try StoreFile.create(path, mode: fileMode.fileMode)
         case .foreign(let why):
             throw refusal(path, why)
         case .usable:
@@ -79,11 +85,12 @@ enum StoreDatabase {
             return try openSnapshot(path, configuration: configuration, migrator: migrator)
         }
         do {
-            return try withExclusiveLock(lockPath) { () throws(StorageError) -> DatabasePool in
+            return try withExclusiveLock(lockPath, mode: fileMode.fileMode) { () throws(StorageError) -> DatabasePool in
                 try openLocked(path, configuration: configuration, migrator: migrator, quickCheckLimit: quickCheckLimit)
             }
         } catch {
-            // A store that could not be opened leaves no lock file behind.
+            // A store that could not be opened leaves no file it created, and no lock file, behind.
+            if created, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 { unlink(path) }
             if !lockExisted, !FileManager.default.fileExists(atPath: path) { unlink(lockPath) }
             throw error
         }
@@ -273,9 +280,9 @@ enum StoreDatabase {
     }
 
     private static func withExclusiveLock<T>(
-        _ lockPath: String, _ body: () throws(StorageError) -> T
+        _ lockPath: String, mode: mode_t, _ body: () throws(StorageError) -> T
     ) throws(StorageError) -> T {
-        let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             if errno == EROFS || errno == EACCES || errno == EPERM {

@@ -19,6 +19,22 @@ enum StoreFile {
         case foreign(String)
     }
 
+    /// Creates the empty file of a new store with `mode` exactly, whatever the umask, before
+    /// SQLite opens it: SQLite creates the `-wal` and `-shm` with the database file's mode. A
+    /// file another process created meanwhile is left to it. Returns whether this call created it.
+    static func create(_ path: String, mode: mode_t) throws(StorageError) -> Bool {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw StorageError(reason: "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, mode) == 0 else {
+            throw StorageError(reason: "cannot set the mode of \(path): \(String(cString: strerror(errno)))")
+        }
+        return true
+    }
+
     /// The SQLite application id of a wallet-orders store: 'WORD'.
     static let applicationID: Int32 = 0x574F_5244
 

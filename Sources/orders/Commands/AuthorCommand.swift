@@ -38,8 +38,12 @@ struct AuthorCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("public-url"),
-        help: ArgumentHelp("The webServiceURL for orders that name none (the service's public URL).", valueName: "url"))
+        help: ArgumentHelp(
+            "The service's public URL with its base path (https://wallet.example.com/): every authored order's webServiceURL.",
+            valueName: "url"))
     var publicURL: String?
+
+    @OptionGroup var webServiceURLs: WebServiceURLOptions
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -67,11 +71,29 @@ struct AuthorCommand: AsyncParsableCommand {
             content = .replace(orderJSON: try FileInput.contents(of: orderJSON ?? "", what: "order.json"), resources: files)
         }
         let wallet = try await store.wallet(create: true, trust: trust)
-        let authored = try await wallet.authorOrder(
-            FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderType, orderIdentifier: orderIdentifier), content: content,
-            serviceURL: publicURL)
+        let identifier = FullyQualifiedOrderIdentifier(orderTypeIdentifier: orderType, orderIdentifier: orderIdentifier)
+        let authored: AuthoredOrder
+        do {
+            authored = try await wallet.authorOrder(
+                identifier, content: content,
+                webService: WebServiceURLPolicy(serviceURL: publicURL, allowed: try webServiceURLs.allowed()))
+        } catch let error as any WalletError {
+            // As the merchant API answers it: every finding at its path, or the error document.
+            if json {
+                Output.json(WireError(error))
+            } else {
+                var lines = [Failure.line(error)]
+                if case .invalidArchive(let report) = error as? OrderStoreError { lines += ReportFormatter.findings(report) }
+                Output.error(lines.joined(separator: "\n"))
+            }
+            throw ExitCode(Failure.status(of: error))
+        }
         if json {
-            Output.json(WireAuthoredOrder(authored))
+            Output.json(
+                WireAuthoredOrder(
+                    authored,
+                    customerPage: OrderPageLink.answerPath(
+                        for: identifier, authenticationToken: authored.orderDetails.authenticationToken, now: Date())))
         } else {
             Output.line(
                 "\(authored.isFirstVersion ? "created" : "updated") \(orderType) \(orderIdentifier) "

@@ -89,6 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var publicURL: String?
 
+    @OptionGroup var webServiceURLs: WebServiceURLOptions
+
     @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
@@ -200,7 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
             service: OrdersService.Configuration(
                 basePath: basePath, limits: limits, logger: logger, trustedProxies: Set(trustedProxies),
-                servesTLS: tlsCertificate != nil, publicURL: publicURL?.lowercased()),
+                servesTLS: tlsCertificate != nil, publicURL: publicURL?.lowercased(),
+                allowedWebServiceURLs: try webServiceURLs.allowed()),
             outboxLease: .seconds(outboxLease))
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(

@@ -99,6 +99,11 @@ struct SigningCommand: AsyncParsableCommand {
             let wallet = try await store.wallet(create: true, trust: trust)
             let added = try await wallet.addSigningIdentity(
                 orderTypeIdentifier: orderType, certificate: certificateBytes, key: location, intermediates: intermediateBytes)
+            // Added: the process that signs reads these files each time it loads the key.
+            if let key { SecretFileMode.warn(Self.absolute(key), what: "the key file") }
+            if let passphraseFile {
+                SecretFileMode.warn(Self.absolute(passphraseFile), what: key == nil ? "the PIN file" : "the passphrase file")
+            }
             if json {
                 Output.json(WireSigningIdentity(added.identity, replacedAnother: added.replacedAnother))
             } else {

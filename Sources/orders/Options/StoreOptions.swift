@@ -4,6 +4,7 @@ import Logging
 import WalletOrders
 import WalletPostgres
 import WalletPrimitives
+import WalletSQLite
 
 /// Where the orders and financial data live: `--database URL` (or `ORDERS_DATABASE`) for a
 /// PostgreSQL database, else `--store PATH` for the SQLite store, falling back to `ORDERS_STORE`,
@@ -75,7 +76,18 @@ struct StoreOptions: ParsableArguments {
             return WalletStore(backend: backend, configuration: configuration)
         }
         return try WalletStore(
-            path: try path, configuration: configuration, createIfMissing: create, readsOnly: !create && !writes)
+            path: try path, configuration: configuration, createIfMissing: create, readsOnly: !create && !writes,
+            fileMode: try Self.fileMode())
+    }
+
+    /// `ORDERS_STORE_MODE`: `0600` (the default: the owner alone) or `0640` (the owner's group may
+    /// read), the mode a new store's files are created with whatever the umask.
+    static func fileMode() throws -> StoreFileMode {
+        guard let text = ProcessInfo.processInfo.environment["ORDERS_STORE_MODE"], !text.isEmpty else { return .ownerOnly }
+        guard let mode = StoreFileMode(rawValue: text) else {
+            throw CommandFailure("ORDERS_STORE_MODE must be 0600 or 0640, not \(MessageText.quote(text))")
+        }
+        return mode
     }
 }
 

@@ -15,13 +15,19 @@ enum ReportFormatter {
             lines.append("✓ \(file)  " + facts.filter { !$0.isEmpty }.joined(separator: "  "))
         } else {
             lines.append("✗ \(file)" + (identity.isEmpty ? "" : "  \(identity)"))
-            for error in report.errors {
-                lines.append("    \(error.code.rawValue)\(error.path.map { " at \($0)" } ?? ""): \(error.message)")
-            }
         }
-        for warning in report.warnings {
-            lines.append("    warning \(warning.code.rawValue)\(warning.path.map { " at \($0)" } ?? ""): \(warning.message)")
-        }
+        lines += findings(report)
         return lines.joined(separator: "\n")
+    }
+
+    /// One indented line per error (`    code at path: message`), then per warning (`    warning …`),
+    /// as `orders verify` prints them under a file.
+    static func findings(_ report: VerificationReport) -> [String] {
+        let errors = report.isValid ? [] : report.errors.map { "    \(line($0.code.rawValue, $0.path, $0.message))" }
+        return errors + report.warnings.map { "    warning \(line($0.code.rawValue, $0.path, $0.message))" }
+    }
+
+    private static func line(_ code: String, _ path: String?, _ message: String) -> String {
+        "\(code)\(path.map { " at \($0)" } ?? ""): \(message)"
     }
 }
