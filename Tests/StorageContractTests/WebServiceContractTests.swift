@@ -103,6 +103,32 @@ struct WebServiceContractTests {
         )
     }
 
+    @Test(
+        "the served lookup finds each stored order, and none beside, before or after the stored ones (issue 52, item 12)",
+        arguments: BackendFactory.all)
+    func servedLookupNeighbours(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let stored = ["B", "D", "D-1", "F"]
+        for identifier in stored {
+            _ = try await store.saveOrder(signedArchive: try OrderFixtures.archive(orderIdentifier: identifier))
+        }
+        for identifier in stored {
+            let lookup = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier(identifier), includingArchive: false)
+            let order = try #require(lookup.order, "\(identifier) is stored")
+            #expect(order.identifier == OrderFixtures.identifier(identifier))
+            #expect(order.authenticationToken == "8c4fbd8e3a9d4f2e9b7a1c2d3e4f5a6b" && order.archiveSHA256.count == 64)
+            let current = try #require(try await backend.orders.servedOrder(OrderFixtures.identifier(identifier)))
+            #expect(order.archiveSHA256 == current.archiveSHA256, "its own version, not a neighbour's")
+        }
+        for identifier in ["A", "C", "D-", "D-0", "D-11", "E", "Z", "\u{10FFFF}", ""] {
+            let lookup = try await backend.orders.lookUpServedOrder(OrderFixtures.identifier(identifier), includingArchive: false)
+            #expect(lookup.order == nil, "\(identifier.debugDescription) is not stored")
+        }
+        let otherType = FullyQualifiedOrderIdentifier(orderTypeIdentifier: "order.com.example.a", orderIdentifier: "B")
+        #expect(try await backend.orders.lookUpServedOrder(otherType, includingArchive: false).order == nil)
+    }
+
     @Test("register creates then updates; unregister is idempotent; identifiers are any strings", arguments: BackendFactory.all)
     func registrationLifecycle(_ factory: BackendFactory) async throws {
         let backend = try await factory.make()

@@ -35,6 +35,13 @@ struct SQLiteDialect: SQLDialect {
         "INDEXED BY \(includingArchive ? "sqlite_autoindex_orders_1" : "orders_served")"
     }
 
+    /// SQLite would first copy the generic subquery's row into a temporary table (3 µs more a
+    /// lookup, measured); a range join on the index it is told to use reads that index in key order, so the
+    /// statement's `LIMIT 1` takes the first entry at or after the key.
+    var servedOrderAtOrAfterKey: String {
+        "orders o INDEXED BY orders_served ON (o.orderTypeIdentifier, o.orderIdentifier) >= ($5, $6)"
+    }
+
     /// The log's `sequence` is an `AUTOINCREMENT` key: one writer at a time, so numbers are
     /// taken in commit order.
     var appendFinanceChange: String {

@@ -289,13 +289,22 @@ package final class SQLOrderRepository: OrderRepository {
         }
     }
 
+    /// Without the archive (the check of a device's token), the order joined is the first stored
+    /// at or after the identifier — the order itself, or the one beside it — so that both reads
+    /// find an index entry and copy its columns, and the row says whether it is the one asked for
+    /// (``ServedOrderLookup/servedColumns(order:archive:)``). Only an identifier after every stored
+    /// one finds none. With the archive (after the token was checked) it is the order alone.
     private static func servedSQL(archive: Bool, dialect: any SQLDialect) -> String {
-        """
-        SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", archive: archive))
-        FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $4
-        LEFT JOIN orders o \(dialect.servedOrderIndex(includingArchive: archive))
-            ON o.orderTypeIdentifier = $5 AND o.orderIdentifier = $6
-        """
+        let order =
+            archive
+            ? "orders o \(dialect.servedOrderIndex(includingArchive: true)) "
+                + "ON o.orderTypeIdentifier = $5 AND o.orderIdentifier = $6"
+            : dialect.servedOrderAtOrAfterKey
+        return """
+            SELECT r.since, \(ServedOrderLookup.servedColumns(order: "o", archive: archive))
+            FROM (SELECT 1) AS one LEFT JOIN restrictions r ON r.dataType = $4
+            LEFT JOIN \(order) LIMIT 1
+            """
     }
 
     package func history(of identifier: FullyQualifiedOrderIdentifier) async throws -> [StoredOrder] {

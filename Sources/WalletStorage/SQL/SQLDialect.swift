@@ -40,6 +40,10 @@ package protocol SQLDialect: Sendable {
     /// The index a served-order lookup reads, as a hint after the table's name, where the
     /// planner needs telling (see ``ServedOrderLookup``): SQLite's `INDEXED BY …`.
     func servedOrderIndex(includingArchive: Bool) -> String
+    /// The join, as `o`, of the first order stored at or after the key `($5, $6)` in key order —
+    /// the order itself, or the one beside it (``ServedOrderLookup``) — for a statement that ends
+    /// with `LIMIT 1`.
+    var servedOrderAtOrAfterKey: String { get }
 
     /// Appends one record to the finance change log: `$1` stream, `$2` entity, `$3` kind,
     /// `$4` client (NULL for everyone), `$5` recordedAt. The numbering differs (see each dialect).
@@ -74,4 +78,11 @@ extension SQLDialect {
     package func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws {}
     package func didRemoveOrder(on connection: any SQLConnection) async throws {}
     package func servedOrderIndex(includingArchive: Bool) -> String { "" }
+    package var servedOrderAtOrAfterKey: String {
+        """
+        (SELECT orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken FROM orders
+            WHERE (orderTypeIdentifier, orderIdentifier) >= ($5, $6) ORDER BY orderTypeIdentifier, orderIdentifier LIMIT 1) o
+            ON 1 = 1
+        """
+    }
 }
