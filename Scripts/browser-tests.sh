@@ -18,7 +18,7 @@ required=${ORDERS_REQUIRE_BROWSER:-0}
 # as a client developer would (OAuth: authlib; Server-Sent Events: httpx-sse; webhook receivers:
 # standardwebhooks and stripe).
 packages=("selenium==4.51.0" "axe-selenium-python==2.1.6" "pytest==9.2.0" "authlib==1.9.10" "httpx==0.28.1"
-  "httpx-sse==0.4.3" "standardwebhooks==1.1.0" "stripe==16.1.0")
+  "httpx-sse==0.4.3" "standardwebhooks==1.1.0" "stripe==16.1.0" "requests==2.34.2")
 venv=.build-tools/browser-$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-12)
 if [ ! -x "$venv/bin/pytest" ]; then
   echo "browser-tests: installing ${packages[*]} into $venv" >&2

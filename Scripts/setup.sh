@@ -14,9 +14,10 @@
 #     browser suite's screenshot per language); without it they show empty boxes
 #   nginx: the deployment test (Tests/Browser/test_deployment.py) puts docs/deployment.md's site in
 #     front of `orders serve` (never Debian's own instance)
+#   rsync: Scripts/test.sh copies a checkout not named wallet-orders into one that is, and runs there
 set -euo pipefail
 packages=(libzip-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config openssl zip unzip python3 python3-venv curl postgresql
-  pgbouncer chromium chromium-driver fonts-noto-cjk wrk nginx softhsm2 libengine-pkcs11-openssl)
+  pgbouncer chromium chromium-driver fonts-noto-cjk wrk nginx softhsm2 libengine-pkcs11-openssl rsync)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -11,6 +11,7 @@ import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -47,7 +48,10 @@ def version(folder, name, updated_at, status, merchant):
 @pytest.fixture(scope="module")
 def deployment():
     """Servers that trust the test PKI: the merchant API verifies what it is sent."""
-    deployment = Deployment(serve_arguments=["--trust-root", TEST_ROOT])
+    deployment = Deployment(serve_arguments=[
+        "--trust-root", TEST_ROOT,
+        # The test orders name the shop's own web service: the console's changes keep it.
+        "--allow-web-service-url", f"{ORDER_TYPE}=https://shop.example.com/wallet/"])
     yield deployment
     deployment.stop()
 
@@ -241,10 +245,28 @@ def test_the_order_is_changed_from_its_page_after_a_preview_and_signed_by_the_se
     assert len(history()) == before, "a preview signs nothing"
     check(pages, "console change preview", "console-change")
 
+    # Issue 52: the confirmation carries the choices, never a patch; a patch posted beside a valid
+    # form token — here redirecting devices and replacing their token — is not what gets signed.
+    field = lambda name: pages.driver.find_element(By.CSS_SELECTOR, f"input[type=hidden][name='{name}']").get_attribute("value")
+    assert not pages.driver.find_elements(By.CSS_SELECTOR, "input[name='patch']")
+    smuggled = urllib.parse.urlencode({
+        "csrf_token": field("csrf_token"), "step": "sign", "basis": field("basis"),
+        "patch": json.dumps({"webServiceURL": "https://attacker.example/x/", "authenticationToken": "f" * 32}),
+    }).encode()
+    status, page = request("POST", console + path + "/change", smuggled, forged)
+    assert status == 200 and b"Nothing to Change" in page, status
+    assert len(history()) == before, "nothing signed"
+
     pages.click_button("Sign and Save")
     assert "Signed and saved a new version" in pages.driver.find_element(By.CSS_SELECTOR, ".notice").text
     versions = history()
     assert len(versions) == before + 1
     current = json.loads(versions[-1])
     assert current["status"] == "cancelled", current
+    archive = os.path.join(deployment.folder, "console-current.order")
+    deployment.orders(["export", "--type", ORDER_TYPE, "--id", ORDER_ID, "--output", archive])
+    with zipfile.ZipFile(archive) as package:
+        signed = json.loads(package.read("order.json"))
+    assert signed["webServiceURL"] == "https://shop.example.com/wallet/", "only the chosen fields were signed"
+    assert signed["authenticationToken"] == AUTHENTICATION_TOKEN
     check(pages, "console order, changed")

@@ -248,6 +248,17 @@ def test_health_and_metrics_stay_inside(proxied):
     assert proxied.direct("/metrics")[0] == 200
 
 
+def test_a_path_spelled_otherwise_never_reaches_a_route(proxied):
+    """Issue 52: a trailing, doubled or dot segment is not the route's path — neither nginx's
+    locations nor the service's routes answer it (docs/hardening.md, "One spelling per path")."""
+    for path in ("/metrics/", "/metrics//", "/health/", "/console/", "/console//orders", "/console/./orders",
+                 "/api//v1/orders", "/wallet//v1/orders/order.com.example.shop/ORDER-123"):
+        status, _, _ = proxied.request("GET", path)
+        assert status == 404, (path, status)
+    for path in ("/metrics/", "/console/", "/console//orders"):
+        assert proxied.direct(path)[0] == 404, path
+
+
 def test_the_console_answers_the_operators_address_only(proxied):
     status, _, _ = proxied.request("GET", "/console", source="127.0.0.2")
     assert status == 403

@@ -102,7 +102,7 @@ struct PostgresFailoverTests {
         let instances = [try await ServeProcess.start(database: url), try await ServeProcess.start(database: url)]
         // A save waiting on the old primary for the standby that left is answered when that server
         // stops, however long the switchover takes: a longer deadline than the gap's.
-        let clients = instances.map { LoopbackClient(port: $0.port, deadline: Self.unansweredInSwitchover) }
+        let clients = instances.map { LoopbackClient(port: $0.port, deadline: Self.unansweredInSwitchover, ownThread: true) }
         let traffic = Traffic()
         let stopping = StopFlag()
         let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
@@ -171,7 +171,7 @@ struct PostgresFailoverTests {
                 + "(\(versions.filter { $0.identifier.hasPrefix("A-") }.count) authored), "
                 + "acknowledged-versions-lost = \(lost.count); \(report.served) answers 200/201, "
                 + "\(report.unavailable) answered 503 (slowest \(report.slowestUnavailable)), "
-                + "slowest 503 by phase \(report.slowestUnavailableByPhase), "
+                + "slowest 503 by phase \(report.slowestUnavailableByPhase) (\(report.slowestUnavailableRequest)), "
                 + "\(report.hung.count) never answered; back to saving after \(recoveries.map { "\($0)" }.joined(separator: ", "))"
         )
         #expect(lost.isEmpty, "acknowledged but not in the history on the promoted server: \(lost.prefix(10))")
@@ -218,7 +218,7 @@ struct PostgresFailoverTests {
         let url = try TestPostgresPair.url(database: database)
         _ = try await Self.prepare(url)
         let instance = try await ServeProcess.start(database: url)
-        let client = LoopbackClient(port: instance.port, deadline: Self.unanswered)
+        let client = LoopbackClient(port: instance.port, deadline: Self.unanswered, ownThread: true)
         // Pooled connections, idle when their server dies: nothing in flight notices.
         for _ in 0..<3 {
             #expect(try await client.send(.get, Self.orderPath, headers: Self.deviceHeaders, body: nil).status == .ok)
@@ -254,7 +254,7 @@ struct PostgresFailoverTests {
         let patient = try TestPostgresPair.primaryURL(database: database, options: "pool_timeout=60")
         let key = try await Self.prepare(patient)
         let instance = try await ServeProcess.start(database: url)
-        let client = LoopbackClient(port: instance.port, deadline: Self.unanswered)
+        let client = LoopbackClient(port: instance.port, deadline: Self.unanswered, ownThread: true)
         let traffic = Traffic()
         let stopping = StopFlag()
         let headers = Self.merchantHeaders + [.authorization: "Bearer \(key)"]
@@ -434,6 +434,8 @@ final class Traffic: Sendable {
         var createdAfterAcknowledged: [Version] = []
         /// The slowest `503` in each phase the test named (``Traffic/phase``).
         var slowestUnavailableByPhase: [String: Duration] = [:]
+        /// The request and the reason of the slowest `503` of each phase.
+        var slowestUnavailableRequest: [String: String] = [:]
     }
 
     private let currentPhase = Mutex("")
@@ -542,7 +544,10 @@ final class Traffic: Sendable {
             }
             return
         }
-        let took = started.duration(to: .now)
+        // From the request to its answer's head, as the client's own event loop saw it arrive: not
+        // to when this task resumes, which waits for a thread of the pool the suite's other tests
+        // keep busy (docs/scaling-out.md, "Failover", what the 2 s depend on).
+        let took = started.duration(to: response.answeredAt ?? .now)
         state.withLock { state in
             switch response.status {
             case .ok, .created:
@@ -559,7 +564,12 @@ final class Traffic: Sendable {
                 state.report.unavailable += 1
                 state.report.slowestUnavailable = max(state.report.slowestUnavailable, took)
                 let phase = self.phase
-                state.report.slowestUnavailableByPhase[phase] = max(state.report.slowestUnavailableByPhase[phase] ?? .zero, took)
+                if took > state.report.slowestUnavailableByPhase[phase] ?? .zero {
+                    state.report.slowestUnavailableByPhase[phase] = took
+                    // The reason, after the database URL the message starts with.
+                    let message = response.text.components(separatedBy: "pool_timeout=1: ").last ?? response.text
+                    state.report.slowestUnavailableRequest[phase] = "\(method) \(path): \(message.prefix(160))"
+                }
             default:
                 state.report.unexpected.append("\(method) \(path): \(response.status.code) \(response.text.prefix(300))")
             }
