@@ -73,6 +73,7 @@ struct AuthorCommandTests {
         let patchFile = workspace.folder.appendingPathComponent("patch.json")
         try Data(#"{"status":"completed","orderNumber":null}"#.utf8).write(to: patchFile)
         var previous = try #require(firstAnswer["updatedAt"] as? String)
+        #expect(previous.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "three fractional digits: \(previous)")
         for _ in 0..<2 {
             let patched = try await Self.author(workspace, ["--id", "ORDER-123", "--patch", patchFile.path])
             #expect(patched.status == 0, "\(patched.stderr)")

@@ -21,10 +21,7 @@ struct AuthoringCrashTests {
         let configuration = WalletConfiguration(verifier: try TestOrderArchive.verifier(), logger: Logger(label: "test"))
         let wallet = try WalletStore(path: store, configuration: configuration)
         _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make())
-        _ = try await wallet.addSigningIdentity(
-            orderTypeIdentifier: Self.type, certificate: try TestArchiveTable.data("pki/order.pem"),
-            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
-            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        try await ServiceFixture.addSigningIdentity(to: wallet)
         let token = try await wallet.createAPIKey(name: "shop", orderTypes: [Self.type]).token
         let tls = try await TestTLS.make()
         let fake = FakeAPNs()

@@ -268,10 +268,7 @@ struct ConsolePagesTests {
                     headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
             }
             #expect(try await get().contains("add one with <code>orders signing add</code>"))
-            _ = try await fixture.wallet.addSigningIdentity(
-                orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
-                key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
-                intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+            try await ServiceFixture.addSigningIdentity(to: fixture.wallet)
             let page = try await get()
             #expect(page.contains("Preview Changes") && page.contains("id=\"fulfillment.0\""))
             let token = try Self.hiddenValue("csrf_token", in: page)

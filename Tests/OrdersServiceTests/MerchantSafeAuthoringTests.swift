@@ -218,10 +218,7 @@ struct MerchantSafeAuthoringTests {
             location = ["--database", url.redacted]
         }
         _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make())
-        _ = try await wallet.addSigningIdentity(
-            orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
-            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
-            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        try await ServiceFixture.addSigningIdentity(to: wallet)
         let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType]).token
         let arguments = [
             "--allow-web-service-url", "\(ServiceFixture.shopType)=\(OrderContentRoutesTests.merchantURL)",

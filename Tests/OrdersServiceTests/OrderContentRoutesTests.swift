@@ -36,10 +36,7 @@ struct OrderContentRoutesTests {
 
     static func fixture() async throws -> (ServiceFixture, key: String) {
         let fixture = try await ServiceFixture.make()
-        _ = try await fixture.wallet.addSigningIdentity(
-            orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
-            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
-            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        try await ServiceFixture.addSigningIdentity(to: fixture.wallet)
         let key = try await fixture.wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
         return (fixture, key.token)
     }

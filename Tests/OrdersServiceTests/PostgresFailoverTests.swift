@@ -43,10 +43,7 @@ struct PostgresFailoverTests {
         let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType])
         // Orders the instances author under the failovers (issue 43): the type's identity and
         // each order's first version.
-        _ = try await wallet.addSigningIdentity(
-            orderTypeIdentifier: ServiceFixture.shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
-            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
-            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+        try await ServiceFixture.addSigningIdentity(to: wallet)
         for instance in 0..<2 {
             for order in 0..<Traffic.authoredOrders {
                 _ = try await wallet.orders.saveOrder(

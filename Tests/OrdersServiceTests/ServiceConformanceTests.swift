@@ -62,6 +62,13 @@ struct ServiceConformanceTests {
                 #expect(other.status == .notFound, "\(path): \(other.status)")
             }
         }
+        // The built binary, and request targets in absolute form, which a client may send.
+        let server = try await ServeProcess.start(store: fixture.storePath)
+        for target in ["http://127.0.0.1/metrics/", "http://127.0.0.1/api//v1/orders", "http://127.0.0.1/metrics"] {
+            let answer = try #require(try RawConnection(port: server.port).exchange("GET", target))
+            #expect(answer.status == (target.hasSuffix("/metrics") ? 200 : 404), "\(target): \(answer.status)")
+        }
+        await #expect(server.stop() == 0)
     }
 }
 

@@ -61,6 +61,14 @@ struct ServiceFixture {
                 limits: limits, logger: logger, allowedWebServiceURLs: [Self.shopType: [Self.shopWebServiceURL]]))
     }
 
+    /// The test PKI's signing identity for the shop type: authoring signs with it.
+    static func addSigningIdentity(to wallet: WalletStore) async throws {
+        _ = try await wallet.addSigningIdentity(
+            orderTypeIdentifier: shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
+            key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
+            intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+    }
+
     /// `/`-separated path segments, each percent-encoded as a path segment must be.
     static func path(_ segments: String...) -> String {
         "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: .segment) ?? $0 }.joined(separator: "/")

@@ -12,7 +12,8 @@ import WalletWire
 
 /// Wraps every route: refuses a request without exactly one `Host` (RFC 9112 §3.2) and closes
 /// its connection (what follows on it cannot be trusted to be framed as the client meant),
-/// refuses a path a browser would read as another host (``OrdersWebProtocol/LocalPath``), gives the
+/// refuses a path a browser would read as another host, or spelled otherwise than its route
+/// (``OrdersWebProtocol/LocalPath``), gives the
 /// response the request id (`X-Request-Id`, also in every log line of the request), turns errors
 /// into the one JSON error shape with the status and headers from ``HTTPStatusTable``, writes the
 /// request's one log line, counts it in ``ServiceMetrics``, and makes it a span of the tracer
@@ -52,7 +53,11 @@ package struct ServiceMiddleware: RouterMiddleware {
         var response: Response
         do {
             try Self.checkHost(request)
-            guard !LocalPath.isRefused(target: request.head.path ?? "/") else { throw ServiceRequestError.noRoute }
+            // The path as routed, too: a request target in absolute form (`GET http://host/metrics/`)
+            // is not one `isRefused` looks into.
+            guard !LocalPath.isRefused(target: request.head.path ?? "/"), LocalPath.isCanonical(request.uri.path) else {
+                throw ServiceRequestError.noRoute
+            }
             response = try await next(request, context)
         } catch let error as ServiceRequestError where error.isHostMissingOrRepeated {
             response = Self.response(for: error, context: context)
