@@ -136,6 +136,15 @@ struct AuthoredOrderContentTests {
         #expect((WebServiceURLPolicy.allowance(text) != nil) == valid)
     }
 
+    @Test("each refusal's path: the field or file it names, none for the order as a whole")
+    func refusalPaths() {
+        #expect(AuthoringError.webServiceURLNotAllowed(given: "https://e.example/", serviceURL: nil).path == "webServiceURL")
+        #expect(AuthoringError.reservedFileName("signature").path == "signature")
+        #expect(AuthoringError.versionChanged(basis: "0123").path == nil)
+        #expect(AuthoringError.versionChanged(basis: "0123").category == .conflict)
+        #expect(AuthoringError.contended(attempts: 4).path == nil)
+    }
+
     @Test(
         "refusals with code and path",
         arguments: [

@@ -173,8 +173,6 @@ extension AuthoringError: WalletError {
         switch self {
         case .identifierMismatch(let field, _, _), .immutableField(let field, _): field
         case .webServiceURLNotAllowed: "webServiceURL"
-        case .versionChanged(let basis):
-            "the order changed since version \(basis.prefix(12)) that this change was made against; look at it again"
         case .reservedFileName(let name): name
         default: nil
         }

@@ -28,16 +28,14 @@ struct SQLiteDialect: SQLDialect {
     var sharingRead: String { "" }
     var lockingReadSkippingLocked: String { "" }
 
-    /// Without the archive, SQLite reads the covering index and never the blob's overflow pages;
-    /// with it, the primary key. Named, so the plan is the same whether the order exists (the
-    /// timing of a served-order lookup must not tell).
-    func servedOrderIndex(includingArchive: Bool) -> String {
-        "INDEXED BY \(includingArchive ? "sqlite_autoindex_orders_1" : "orders_served")"
-    }
+    /// With the archive, the primary key. Named, so the plan is the same whether the order exists
+    /// (the timing of a served-order lookup must not tell).
+    var servedArchiveIndex: String { "INDEXED BY sqlite_autoindex_orders_1" }
 
-    /// SQLite would first copy the generic subquery's row into a temporary table (3 µs more a
-    /// lookup, measured); a range join on the index it is told to use reads that index in key order, so the
-    /// statement's `LIMIT 1` takes the first entry at or after the key.
+    /// Without the archive, SQLite reads the covering index and never the blob's overflow pages.
+    /// It would first copy the generic subquery's row into a temporary table (3 µs more a lookup,
+    /// measured); a range join on the index it is told to use reads that index in key order, so
+    /// the statement's `LIMIT 1` takes the first entry at or after the key.
     var servedOrderAtOrAfterKey: String {
         "orders o INDEXED BY orders_served ON (o.orderTypeIdentifier, o.orderIdentifier) >= ($5, $6)"
     }

@@ -297,7 +297,7 @@ package final class SQLOrderRepository: OrderRepository {
     private static func servedSQL(archive: Bool, dialect: any SQLDialect) -> String {
         let order =
             archive
-            ? "orders o \(dialect.servedOrderIndex(includingArchive: true)) "
+            ? "orders o \(dialect.servedArchiveIndex) "
                 + "ON o.orderTypeIdentifier = $5 AND o.orderIdentifier = $6"
             : dialect.servedOrderAtOrAfterKey
         return """

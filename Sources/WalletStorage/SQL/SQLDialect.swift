@@ -37,9 +37,9 @@ package protocol SQLDialect: Sendable {
     /// outbox each take other rows): `FOR UPDATE SKIP LOCKED`; nothing in SQLite.
     var lockingReadSkippingLocked: String { get }
 
-    /// The index a served-order lookup reads, as a hint after the table's name, where the
-    /// planner needs telling (see ``ServedOrderLookup``): SQLite's `INDEXED BY …`.
-    func servedOrderIndex(includingArchive: Bool) -> String
+    /// The index a served-order lookup with the archive reads, as a hint after the table's name,
+    /// where the planner needs telling (see ``ServedOrderLookup``): SQLite's `INDEXED BY …`.
+    var servedArchiveIndex: String { get }
     /// The join, as `o`, of the first order stored at or after the key `($5, $6)` in key order —
     /// the order itself, or the one beside it (``ServedOrderLookup``) — for a statement that ends
     /// with `LIMIT 1`.
@@ -77,7 +77,7 @@ extension SQLDialect {
 
     package func didApplyFinanceChanges(rows: Int, on connection: any SQLConnection) async throws {}
     package func didRemoveOrder(on connection: any SQLConnection) async throws {}
-    package func servedOrderIndex(includingArchive: Bool) -> String { "" }
+    package var servedArchiveIndex: String { "" }
     package var servedOrderAtOrAfterKey: String {
         """
         (SELECT orderTypeIdentifier, orderIdentifier, archiveSHA256, updatedAt, authenticationToken FROM orders
