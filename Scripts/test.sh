@@ -25,7 +25,9 @@ cd "$(dirname "$0")/.."
 if [ "$(basename "$PWD")" != wallet-orders ] && [ "${ORDERS_TEST_IN_PLACE:-0}" != 1 ]; then
   copy=.build-wallet-orders/wallet-orders
   mkdir -p "$copy"
-  rsync -a --delete --exclude='/.build*' --exclude='/.git' ./ "$copy/"
+  # What git ignores (build folders at any depth, caches) and .git stay out of the copy.
+  rsync -a --delete --exclude='.build/' --exclude='.build[-_]*/' --exclude='.swiftpm/' --exclude='.schemathesis/' \
+    --exclude='__pycache__/' --exclude='/.git' ./ "$copy/"
   echo "test.sh: running from $copy, a copy named as the repository is" >&2
   exec "$copy/Scripts/test.sh" "$@"
 fi

@@ -28,15 +28,35 @@ public enum LocalPath {
     /// past a proxy's rule for the canonical path (nginx's `location = /metrics`); so every other
     /// spelling answers 404 (docs/hardening.md, "One spelling per path").
     public static func isCanonical(_ path: some StringProtocol) -> Bool {
-        let bytes = Array(path.utf8)
-        guard bytes.first == UInt8(ascii: "/") else { return false }
-        if bytes.count == 1 { return true }
-        for segment in bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard !segment.isEmpty else { return false }
-            let dots = String(decoding: segment, as: UTF8.self).lowercased().replacingOccurrences(of: "%2e", with: ".")
-            guard dots != ".", dots != ".." else { return false }
+        // Every request passes here: one walk over the bytes, nothing allocated.
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "/") else { return false }
+        var segmentLength = 0  // bytes of the segment so far; 0 at its start
+        var dots = 0  // `.` and `%2E` seen, while the segment holds nothing else
+        var onlyDots = true
+        var percent = 0  // 1 after `%`, 2 after `%2`, while reading an escape that may be `%2E`
+        var first = true
+        while let byte = bytes.next() {
+            first = false
+            if byte == UInt8(ascii: "/") {
+                guard segmentLength > 0, !(onlyDots && percent == 0 && dots <= 2) else { return false }
+                (segmentLength, dots, onlyDots, percent) = (0, 0, true, 0)
+                continue
+            }
+            segmentLength += 1
+            guard onlyDots else { continue }
+            switch (percent, byte) {
+            case (0, UInt8(ascii: ".")): dots += 1
+            case (0, UInt8(ascii: "%")): percent = 1
+            case (1, UInt8(ascii: "2")): percent = 2
+            case (2, UInt8(ascii: "e")), (2, UInt8(ascii: "E")):
+                percent = 0
+                dots += 1
+            default: onlyDots = false
+            }
         }
-        return true
+        if first { return true }  // "/"
+        return segmentLength > 0 && !(onlyDots && percent == 0 && dots <= 2)
     }
 
     /// Whether the request target `target` (path and query, as the request line gives it) must be

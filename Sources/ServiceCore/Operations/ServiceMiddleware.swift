@@ -53,11 +53,12 @@ package struct ServiceMiddleware: RouterMiddleware {
         var response: Response
         do {
             try Self.checkHost(request)
-            // The path as routed, too: a request target in absolute form (`GET http://host/metrics/`)
-            // is not one `isRefused` looks into.
-            guard !LocalPath.isRefused(target: request.head.path ?? "/"), LocalPath.isCanonical(request.uri.path) else {
-                throw ServiceRequestError.noRoute
-            }
+            let target = request.head.path ?? "/"
+            // A target in absolute form (`GET http://host/metrics/`), which `isRefused` leaves
+            // alone, is checked as routed.
+            guard !LocalPath.isRefused(target: target),
+                target.utf8.first == UInt8(ascii: "/") || LocalPath.isCanonical(request.uri.path)
+            else { throw ServiceRequestError.noRoute }
             response = try await next(request, context)
         } catch let error as ServiceRequestError where error.isHostMissingOrRepeated {
             response = Self.response(for: error, context: context)
