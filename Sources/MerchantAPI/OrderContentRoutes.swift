@@ -44,17 +44,18 @@ struct OrderContentRoutes: Sendable {
         if let boundary = MultipartForm.boundary(of: type) {
             let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
             let form = try MultipartForm(body: Array(body), boundary: boundary, maximumParts: Self.maximumPackageFiles)
-            let fingerprint = RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, form: form)
-            return try await author(try Self.package(form), fingerprint: fingerprint, request: request, context: context)
+            return try await author(
+                try Self.package(form), request: request, context: context,
+                fingerprint: RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, form: form))
         }
         guard !type.lowercased().hasPrefix("multipart/form-data") else {
             throw ServiceRequestError.malformedBody(reason: "a multipart/form-data body needs its boundary parameter", path: nil)
         }
         try request.requireMediaType(Self.orderMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
-        let fingerprint = RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, json: body)
         return try await author(
-            .replace(orderJSON: body, resources: nil), fingerprint: fingerprint, request: request, context: context)
+            .replace(orderJSON: body, resources: nil), request: request, context: context,
+            fingerprint: RequestFingerprint.digest(method: method, path: request.uri.path, mediaType: type, json: body))
     }
 
     /// A multipart body's files: order.json and the rest, each part once; a part named as a file
@@ -81,15 +82,19 @@ struct OrderContentRoutes: Sendable {
     @Sendable func patch(_ request: Request, context: MerchantContext) async throws -> Response {
         try request.requireMediaType(Self.patchMediaTypes)
         let body = try await LimitedBody.collect(request, limit: limits.bodySize)
-        let fingerprint = RequestFingerprint.digest(
-            method: request.method.rawValue, path: request.uri.path, mediaType: request.headers[.contentType] ?? "", json: body)
-        return try await author(.mergePatch(body), fingerprint: fingerprint, request: request, context: context)
+        return try await author(
+            .mergePatch(body), request: request, context: context,
+            fingerprint: RequestFingerprint.digest(
+                method: request.method.rawValue, path: request.uri.path, mediaType: request.headers[.contentType] ?? "",
+                json: body))
     }
 
-    /// - Parameter fingerprint: the request's ``RequestFingerprint``: a retry under the same
-    ///   `Idempotency-Key` is answered again only when its fingerprint is the first request's.
+    /// - Parameter fingerprint: the request's ``RequestFingerprint``, taken only for a request with
+    ///   an `Idempotency-Key`: a retry under the same key is answered again only when its
+    ///   fingerprint is the first request's.
     private func author(
-        _ content: OrderAuthoringContent, fingerprint: String, request: Request, context: MerchantContext
+        _ content: OrderAuthoringContent, request: Request, context: MerchantContext,
+        fingerprint makeFingerprint: @autoclosure () -> String
     ) async throws -> Response {
         let identifier = try PathParameter.orderIdentifier(in: context)
         let key = context.caller.key
@@ -101,6 +106,7 @@ struct OrderContentRoutes: Sendable {
                 identifier, content: content, webService: webService, uploadedBy: key.identifier)
             return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         }
+        let fingerprint = makeFingerprint()
         if let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) {
             return try Self.replay(receipt, fingerprint: fingerprint)
         }
