@@ -44,6 +44,7 @@ extension OrderView.Field: MustacheParent {
         case "label": label
         case "value": value
         case "link": link
+        case "identifier": isIdentifier
         default: nil
         }
     }

@@ -11,6 +11,9 @@ struct OrderView {
         var label: String
         var value: String
         var link: Link?
+        /// A code people read out or type (a tracking or return number): shown whole, never broken
+        /// across lines while it fits the card's width.
+        var isIdentifier = false
     }
 
     struct Merchant {

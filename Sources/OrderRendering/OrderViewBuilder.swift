@@ -98,7 +98,9 @@ struct OrderViewBuilder {
         if let carrier = shipping.carrier { details.append(OrderView.Field(label: words["carrier"], value: text(carrier))) }
         if let number = shipping.trackingNumber {
             details.append(
-                OrderView.Field(label: words["trackingNumber"], value: number, link: link(shipping.trackingURL, text: number)))
+                OrderView.Field(
+                    label: words["trackingNumber"], value: number, link: link(shipping.trackingURL, text: number),
+                    isIdentifier: true))
         }
         if let shipped = shipping.shippedAt {
             details.append(OrderView.Field(label: words["shipped"], value: format.dateTime(shipped)))
@@ -193,7 +195,7 @@ struct OrderViewBuilder {
         let returns = (order.returns ?? []).enumerated().map { index, item in
             var fields: [OrderView.Field] = []
             if let number = item.returnNumber {
-                fields.append(OrderView.Field(label: words["returnNumber"], value: text(number)))
+                fields.append(OrderView.Field(label: words["returnNumber"], value: text(number), isIdentifier: true))
             }
             if let carrier = item.carrier { fields.append(OrderView.Field(label: words["carrier"], value: text(carrier))) }
             if let initiated = item.initiatedAt {

@@ -155,7 +155,8 @@ public struct OrdersServer: Sendable {
         let drainer = OutboxDrainer(
             outbox: wallet.outboxes.pushes, registrations: wallet.outboxes.registrations, sender: sender,
             configuration: .init(lease: configuration.outboxLease), logger: logger,
-            onOutcome: configuration.service.metrics.recordPush(outcome:))
+            onOutcome: configuration.service.metrics.recordPush(outcome:),
+            onCoalesced: configuration.service.metrics.recordCoalescedPushes)
         // Said once the server listens: a server that cannot start has nothing to warn about.
         let warnings = configuration.deploymentWarnings
         let application = service.application(
@@ -164,7 +165,7 @@ public struct OrdersServer: Sendable {
                 for warning in warnings { logger.warning("\(warning)") }
                 await onListening(port)
             })
-        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger)]
+        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger), SigningExpiryWatch(wallet: wallet, logger: logger)]
         if wallet.configuration.availability.isDataAvailable(.financialData) {
             do {
                 services += try Self.backgroundDelivery(wallet: wallet, configuration: configuration)

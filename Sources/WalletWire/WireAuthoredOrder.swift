@@ -28,12 +28,12 @@ public struct WireAuthoredOrder: Codable, Sendable, Hashable {
     }
 }
 
-/// Apple Pay's order details, with JSON `null` for what the order does not have.
+/// Apple Pay's order details: every member present, as `PKPaymentOrderDetails` requires.
 public struct WireOrderDetails: Codable, Sendable, Hashable {
     public var orderTypeIdentifier: String
     public var orderIdentifier: String
-    @Nullable public var webServiceURL: String?
-    @Nullable public var authenticationToken: String?
+    public var webServiceURL: String
+    public var authenticationToken: String
 
     public init(_ details: OrderDetails) {
         orderTypeIdentifier = details.orderTypeIdentifier

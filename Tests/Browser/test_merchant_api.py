@@ -181,3 +181,40 @@ def test_thirty_writers_of_one_order_at_once_all_succeed(service):
     assert len(history(deployment, "CURL-1")) == before + statuses.count(200)
     stamps = [json.loads(line)["updatedAt"] for line in history(deployment, "CURL-1")]
     assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps), "one width, strictly later: text order is time order"
+
+
+def documented_block(language, after):
+    """The first ```language block after the heading `after` in docs/authoring.md."""
+    with open(os.path.join(ROOT, "docs", "authoring.md")) as file:
+        text = file.read()
+    section = text[text.index(after):]
+    start = section.index(f"```{language}\n") + len(f"```{language}\n")
+    return section[start:section.index("```", start)]
+
+
+def test_the_documented_apple_pay_js_hands_the_payment_sheet_complete_order_details(service, browser):
+    """docs/authoring.md's Apple Pay JS block, run in Chromium with the service's real answer: what it
+    passes to completePayment is the answer's orderDetails, every member a string (issue 53, item 6)."""
+    deployment, key, folder = service
+    with open(os.path.join(folder, "order.json"), "rb") as file:
+        body = file.read()
+    answer = requests.put(content_url(deployment, "APPLE-PAY-JS"), data=body, timeout=60,
+                          headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    assert answer.status_code == 201, answer.text
+    block = documented_block("js", "### `orderDetails` for Apple Pay")
+    browser.get("about:blank")
+    completed = browser.execute_async_script(
+        """
+        const [answer, block, done] = arguments;
+        window.ApplePaySession = { STATUS_SUCCESS: 0, STATUS_FAILURE: 1 };
+        window.yourBackend = { chargeAndAuthor: async (payment) => answer };
+        window.session = { completePayment: (result) => done(result) };
+        (0, eval)(block);  // at global scope, where the block finds session and yourBackend
+        window.session.onpaymentauthorized({ payment: { token: {} } });
+        """, answer.json(), block)
+    details = completed["orderDetails"]
+    assert completed["status"] == 0
+    assert details == answer.json()["orderDetails"]
+    assert set(details) == {"orderTypeIdentifier", "orderIdentifier", "webServiceURL", "authenticationToken"}
+    assert all(isinstance(value, str) and value for value in details.values())
+    assert details["webServiceURL"] == SERVICE_URL

@@ -220,6 +220,30 @@ def test_the_customer_page_shows_the_order_and_adds_it_to_wallet(pages, deployme
     pages.screenshot("customer-order")
 
 
+def test_the_tracking_number_stays_whole_on_a_phone(pages, customer):
+    """At 320 and 375 px the tracking number is one line box, its text whole, and nothing is wider
+    than the screen (issue 53, item 8: it broke as "JD01460000382 / 8")."""
+    pages.open(customer("ORDER-FULL-1"))
+    original = pages.driver.get_window_size()
+    try:
+        for width in (320, 375, 1280):
+            pages.driver.set_window_size(width, 900)
+            measured = pages.driver.execute_script("""
+                const dd = document.querySelector('dd.id');
+                const range = document.createRange();
+                range.selectNodeContents(dd);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                return {text: dd.textContent, lines: lines.size, right: dd.getBoundingClientRect().right,
+                        width: document.documentElement.clientWidth,
+                        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+                """)
+            assert measured["text"] == "JD014600003828", measured
+            assert measured["lines"] == 1, f"at {width} px the tracking number takes {measured['lines']} lines"
+            assert measured["overflow"] <= 0 and measured["right"] <= measured["width"], measured
+    finally:
+        pages.driver.set_window_size(original["width"], original["height"])
+
+
 def test_a_tampered_or_expired_link_is_the_same_404_as_an_unknown_order(pages, deployment, customer):
     good = customer("ORDER-FULL-1")
     expired = re.sub(r"expires=\d+", "expires=1000000000", good)

@@ -50,4 +50,11 @@ struct QuickStartTests {
             script.components(separatedBy: "\n").firstIndex { !$0.hasPrefix("#") && $0.contains("swift test --disable-xctest") })
         #expect(exportLine < firstTest)
     }
+
+    @Test("README.md stays skimmable: at most 12 KB, the details in docs/ (issue 53, item 8)")
+    func readmeSize() throws {
+        let readme = try DocumentationSnippetsTests.read("README.md")
+        #expect(readme.utf8.count <= 12 * 1024)
+        #expect(readme.contains("docs/development.md"))
+    }
 }

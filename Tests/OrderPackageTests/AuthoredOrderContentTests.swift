@@ -75,7 +75,23 @@ struct AuthoredOrderContentTests {
         #expect(own.webServiceURL == Self.merchantURL)
         #expect(
             own.authenticationToken == "0123456789abcdef0123456789abcdef", "the stored token does not go to the new URL")
-        #expect(try Self.compose("{}", serviceURL: nil).webServiceURL == nil)
+    }
+
+    @Test("without a public URL a version must name an allowed URL: Apple Pay's orderDetails needs one (issue 53, item 6)")
+    func noPublicURL() throws {
+        #expect(throws: AuthoringError.publicURLRequired(orderTypeIdentifier: Self.type)) {
+            try Self.compose("{}", serviceURL: nil)
+        }
+        #expect(throws: AuthoringError.publicURLRequired(orderTypeIdentifier: Self.type)) {
+            try Self.compose(#"{"webServiceURL":null}"#, serviceURL: nil)
+        }
+        let own = try Self.compose(#"{"webServiceURL":"https://shop.example.com/w/"}"#, serviceURL: nil)
+        #expect(own.webServiceURL == Self.merchantURL)
+        let stored = (
+            #"{"createdAt":"2026-01-01T00:00:00Z","webServiceURL":"https://shop.example.com/w/"}"#, "2026-01-01T00:00:00Z"
+        )
+        #expect(try Self.compose("{}", stored: stored, serviceURL: nil).webServiceURL == Self.merchantURL)
+        #expect(AuthoringError.publicURLRequired(orderTypeIdentifier: Self.type).code == "authoring.publicURLRequired")
     }
 
     @Test("another webServiceURL is refused, whoever asks and however it is written (issue 52, item 1)")

@@ -244,6 +244,27 @@ struct AuthorCommandTests {
         #expect(usage.status == 2 && usage.stderr.contains("--allow-web-service-url"), "\(usage.stderr)")
     }
 
+    @Test(
+        "without --public-url a version with no allowed webServiceURL is refused: exit 7, authoring.publicURLRequired (issue 53, item 6)"
+    )
+    func publicURLRequired() async throws {
+        let workspace = try await Self.workspace()
+        var order = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: Self.sources.appendingPathComponent("order.json")))
+                as? [String: Any])
+        order["webServiceURL"] = nil
+        let file = workspace.folder.appendingPathComponent("order.json")
+        try JSONSerialization.data(withJSONObject: order).write(to: file)
+        let refused = try await workspace.run([
+            "author", "--type", Self.type, "--id", "ORDER-123", file.path, "--resources", Self.sources.path,
+            "--trust-root", TestArchiveTable.testRoot.path,
+        ])
+        #expect(refused.status == 7, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("orders: authoring.publicURLRequired: webServiceURL: "), "\(refused.stderr)")
+        let history = try await workspace.run(["history", "--type", Self.type, "--id", "ORDER-123"])
+        #expect(history.status == 1, "nothing stored: \(history.stdout)")
+    }
+
     @Test("a type without a signing identity: exit 1, signing.notFound; usage errors exit 2")
     func noIdentity() async throws {
         let workspace = try StoreWorkspace()

@@ -76,6 +76,79 @@ struct SigningCommandTests {
         #expect(listed.status == 0 && listed.stdout.isEmpty, "\(listed.stdout)\(listed.stderr)")
     }
 
+    @Test(
+        "without its intermediate, the chain message names the signing certificate and its issuer and says --intermediate (issue 53)"
+    )
+    func missingIntermediate() async throws {
+        let workspace = try StoreWorkspace()
+        let result = try await Self.add(
+            workspace, ["--order-type", Self.type, "--certificate", Self.pki("order.pem"), "--key", Self.pki("order.key")])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("orders: signing.untrustedChain: "), "\(result.stderr)")
+        #expect(result.stderr.contains("the signing certificate 'UID=order.com.example.shop"), "\(result.stderr)")
+        #expect(result.stderr.contains("was issued by 'CN=Wallet Orders Test WWDR CA"), "\(result.stderr)")
+        #expect(result.stderr.contains("--intermediate FILE"))
+        #expect(!result.stderr.contains("it ends at the root 'CN=Wallet Orders Test WWDR CA"), "the intermediate is no root")
+    }
+
+    @Test(
+        "run as the service's user: an unreadable key file, passphrase file, folder and token folder each say so, not \"not found\" (issue 53, item 1)"
+    )
+    func unreadableAsServiceUser() async throws {
+        try #require(geteuid() == 0, "the test runs `orders` as nobody, which takes root (as CI runs)")
+        let workspace = try StoreWorkspace()
+        let folder = workspace.folder
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        let key = folder.appendingPathComponent("order.key")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.pki("order.key")), to: key)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+        let closed = folder.appendingPathComponent("closed")
+        try FileManager.default.createDirectory(at: closed, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: key, to: closed.appendingPathComponent("order.key"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: closed.path)
+        let passphrase = folder.appendingPathComponent("passphrase")
+        try Data("secret\n".utf8).write(to: passphrase)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrase.path)
+
+        func addAsNobody(_ arguments: [String], environment: [String: String] = [:]) async throws -> OrdersProcess.Result {
+            try await OrdersProcess.run(
+                executable: URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", OrdersProcess.binary.path, "signing", "add"] + arguments
+                    + [
+                        "--order-type", Self.type, "--intermediate", Self.pki("wwdr.pem"), "--trust-root",
+                        TestArchiveTable.testRoot.path, "--store", workspace.store,
+                    ], environment: environment, in: folder)
+        }
+        let certificate = ["--certificate", Self.pki("order.pem")]
+        let unreadable = try await addAsNobody(certificate + ["--key", key.path])
+        #expect(unreadable.status == 1)
+        #expect(
+            unreadable.stderr.contains(
+                "signer.invalidPrivateKey: the private key cannot be read: cannot read \(key.path): permission denied: the file is "
+                    + "root:root, mode 0600, and this process runs as nobody (uid 65534)"), "\(unreadable.stderr)")
+        let inClosed = try await addAsNobody(certificate + ["--key", closed.appendingPathComponent("order.key").path])
+        #expect(
+            inClosed.stderr.contains("cannot enter the folder \(closed.path) (root:root, mode 0700)"), "\(inClosed.stderr)")
+        let secret = try await addAsNobody(["--key", Self.pki("order.p12"), "--passphrase-file", passphrase.path])
+        #expect(secret.stderr.hasPrefix("orders: signer.secretUnavailable: "), "\(secret.stderr)")
+        #expect(secret.stderr.contains("permission denied: the file is root:root, mode 0600"), "\(secret.stderr)")
+
+        // A token folder the service's user cannot read: SoftHSM2 says only that the object is not found.
+        let token = try SoftHSMToken()
+        let pin = folder.appendingPathComponent("pin")
+        try Data("\(token.pin)\n".utf8).write(to: pin)
+        let tokens = token.folder.appendingPathComponent("tokens").path
+        for path in [token.folder.path, tokens] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        let inToken = try await addAsNobody(
+            certificate + ["--pkcs11-uri", token.keyURI, "--pkcs11-module", SoftHSMToken.module, "--passphrase-file", pin.path],
+            environment: token.environment)
+        #expect(inToken.status == 1)
+        #expect(inToken.stderr.contains("the token folder \(tokens)/"), "\(inToken.stderr)")
+        #expect(inToken.stderr.contains("is not readable by this process (nobody (uid 65534))"), "\(inToken.stderr)")
+    }
+
     @Test("usage errors: exit 2")
     func usage() async throws {
         let workspace = try StoreWorkspace()

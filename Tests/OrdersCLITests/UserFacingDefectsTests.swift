@@ -206,6 +206,28 @@ extension UserFacingDefectsTests {
         #expect(history.lines.first?.hasPrefix("UPDATED") == true && history.lines.first?.hasSuffix("SHA-256") == true)
     }
 
+    @Test("docs/cli.md names exactly the commands that take --trust-root (issue 53, item 8)")
+    func trustRootRuleDocumented() async throws {
+        let cli = try String(contentsOf: TestArchiveTable.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let sentence = try #require(
+            cli.components(separatedBy: "\n\n").first { $0.contains("The commands that verify a signature") })
+        let rule = try #require(
+            sentence.components(separatedBy: "`ORDERS_TRUST_ROOTS`: ").last?.components(separatedBy: ".").first)
+        let named = Set(rule.matches(of: /`([a-z ]+)`/).map { String($0.output.1) })
+        let commands = [
+            "verify", "pack", "add", "check", "list", "show", "history", "export", "remove", "doctor", "migrate", "serve",
+            "keys create", "signing add", "signing list", "signing remove", "author", "preview", "link", "owner set-password",
+            "access status", "restrict status", "finance import", "finance accounts",
+        ]
+        var taking: Set<String> = []
+        for command in commands {
+            let help = try await OrdersProcess.run(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(help.status == 0, "\(command): \(help.stderr)")
+            if help.stdout.contains("--trust-root") { taking.insert(command) }
+        }
+        #expect(named == taking)
+    }
+
     @Test("commands that verify nothing take no --trust-root, and a missing ORDERS_TRUST_ROOTS path does not break them")
     func trustRootsOnlyWhereVerified() async throws {
         let workspace = try await Self.store(withOrders: 1)

@@ -19,6 +19,7 @@ final class FakeAPNs: Sendable {
         var headers: HTTPFields
         var body: String
         var isHTTP2: Bool
+        var receivedAt = Date()
     }
 
     let pushes = Mutex<[Push]>([])

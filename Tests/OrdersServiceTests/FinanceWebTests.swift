@@ -246,6 +246,33 @@ struct FinanceWebTests {
         }
     }
 
+    @Test("the OAuth endpoints docs/deployment.md and docs/finance-web.md name are the served metadata's (issue 53, item 8)")
+    func documentedEndpoints() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.service(publicURL: "https://wallet.example").application(host: "127.0.0.1", port: 0)
+        let served = try await app.test(.router) { client in
+            let metadata = try await client.executeRequest(
+                uri: "/.well-known/oauth-authorization-server", method: .get, headers: [:], body: nil)
+            let document = try Self.json(metadata)
+            return Set(
+                ["authorization_endpoint", "token_endpoint", "revocation_endpoint"].compactMap {
+                    (document[$0] as? String)?.replacingOccurrences(of: "https://wallet.example", with: "")
+                })
+        }
+        #expect(served.count == 3)
+        for document in ["docs/deployment.md", "docs/finance-web.md"] {
+            let text = try String(
+                contentsOf: TestArchiveTable.packageRoot.appendingPathComponent(document), encoding: .utf8)
+            // Every `/finance/<name>` the document names that is not the data API, a page or a picker.
+            let named = Set(text.matches(of: /(\/finance\/[a-z-]+)(?![a-z\/-])/).map { String($0.output.1) })
+            let endpoints = named.filter {
+                ["/finance/authorize", "/finance/authorization", "/finance/token", "/finance/revoke"].contains($0)
+            }
+            #expect(endpoints.isSubset(of: served), "\(document) names \(endpoints.subtracting(served))")
+            #expect(served.isSubset(of: named), "\(document) does not name \(served.subtracting(named))")
+        }
+    }
+
     @Test(
         "RFC 8414 metadata; RFC 7009 revocation (a refresh token ends its grant, another client's token nothing); a 401 without credentials names no error"
     )

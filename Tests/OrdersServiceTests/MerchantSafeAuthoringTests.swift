@@ -197,6 +197,65 @@ struct MerchantSafeAuthoringTests {
         }
     }
 
+    @Test("without a public URL authoring is refused, 503 authoring.publicURLRequired, nothing saved (issue 53, item 6)")
+    func publicURLRequired() async throws {
+        let (fixture, token) = try await OrderContentRoutesTests.fixture()
+        let service = OrderContentRoutesTests.service(fixture, allowingMerchantURL: false, publicURL: nil)
+        try await service.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let patched = try await client.executeRequest(
+                uri: Self.content, method: .patch,
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"],
+                body: ByteBuffer(string: #"{"status":"completed"}"#))
+            #expect(patched.status == .serviceUnavailable, "\(String(buffer: patched.body))")
+            #expect(try Self.error(patched) == ("authoring.publicURLRequired", "webServiceURL"))
+        }
+        #expect(try await fixture.wallet.orders.history(Self.identifier).count == 1, "nothing saved")
+        // The type's allowed URL, stored, is a web service: authoring goes on without a public URL.
+        let allowing = OrderContentRoutesTests.service(fixture, publicURL: nil)
+        try await allowing.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let patched = try await client.executeRequest(
+                uri: Self.content, method: .patch,
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"],
+                body: ByteBuffer(string: #"{"status":"completed"}"#))
+            #expect(patched.status == .ok, "\(String(buffer: patched.body))")
+        }
+    }
+
+    @Test("docs/authoring.md's Swift block, built as Snippets/ApplePayOrderDetails, hands Apple Pay the answer's orderDetails")
+    func applePaySnippet() async throws {
+        let (fixture, token) = try await OrderContentRoutesTests.fixture()
+        let application = OrderContentRoutesTests.service(fixture, allowingMerchantURL: false).application(
+            host: "127.0.0.1", port: 0)
+        let body = try await application.test(.router) { client in
+            let patched = try await client.executeRequest(
+                uri: Self.content, method: .patch,
+                headers: [.authorization: "Bearer \(token)", .contentType: "application/merge-patch+json"],
+                body: ByteBuffer(string: #"{"status":"completed"}"#))
+            #expect(patched.status == .ok)
+            return Data(buffer: patched.body)
+        }
+        let answer = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        let details = try #require(answer["orderDetails"] as? [String: Any])
+        let snippet = OrdersBinary.url.deletingLastPathComponent().appendingPathComponent("ApplePayOrderDetails")
+        let process = Process()
+        process.executableURL = snippet
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: body)
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let expected = ["orderTypeIdentifier", "orderIdentifier", "webServiceURL", "authenticationToken"].map {
+            details[$0] as? String ?? "missing \($0)"
+        }
+        #expect(printed.split(separator: "\n").map(String.init) == expected)
+        #expect(expected[2] == "https://wallet.example.com/")
+    }
+
     /// Where the concurrent-writers test runs: an `orders serve` process on SQLite, or on each
     /// PostgreSQL route (directly, through PgBouncer).
     static let backends = ["sqlite"] + TestPostgres.routes

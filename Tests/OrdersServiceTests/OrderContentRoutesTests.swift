@@ -46,13 +46,15 @@ struct OrderContentRoutesTests {
 
     /// The service at `https://wallet.example.com`, allowing the shop type's orders to name
     /// ``merchantURL`` unless `allowingMerchantURL` is false.
-    static func service(_ fixture: ServiceFixture, allowingMerchantURL: Bool = true) -> OrdersService {
+    static func service(
+        _ fixture: ServiceFixture, allowingMerchantURL: Bool = true, publicURL: String? = "https://wallet.example.com"
+    ) -> OrdersService {
         var logger = Logger(label: "test.serve")
         logger.logLevel = .error
         return OrdersService(
             wallet: fixture.wallet,
             configuration: .init(
-                logger: logger, publicURL: "https://wallet.example.com",
+                logger: logger, publicURL: publicURL,
                 allowedWebServiceURLs: allowingMerchantURL ? [ServiceFixture.shopType: [merchantURL]] : [:]))
     }
 

@@ -96,7 +96,12 @@ struct PostgresFailoverTests {
         // on two cores); the instances answer within the gap's bound.
         let patient = try TestPostgresPair.url(database: database, options: "pool_timeout=60")
         let key = try await Self.prepare(patient)
-        let instances = [try await ServeProcess.start(database: url), try await ServeProcess.start(database: url)]
+        // Authored versions need a web service: the instances' public URL.
+        let serve = ["--public-url", "https://wallet.example.com"]
+        let instances = [
+            try await ServeProcess.start(database: url, arguments: serve),
+            try await ServeProcess.start(database: url, arguments: serve),
+        ]
         // A save waiting on the old primary for the standby that left is answered when that server
         // stops, however long the switchover takes: a longer deadline than the gap's.
         let clients = instances.map { LoopbackClient(port: $0.port, deadline: Self.unansweredInSwitchover, ownThread: true) }

@@ -262,7 +262,7 @@ struct WebServiceContractTests {
         let again = try await outbox.claimPushes(dueAt: lease, leaseEnd: lease.addingTimeInterval(60), limit: 10)
         #expect(again.count == 2)
 
-        try await outbox.completePush(claimed[0].id)
+        try await outbox.completePush(claimed[0], at: lease)
         try await outbox.retryPush(claimed[1].id, at: lease.addingTimeInterval(300), reason: "429 TooManyRequests")
         #expect(try await outbox.pendingPushCount() == 1)
         #expect(try await outbox.claimPushes(dueAt: lease.addingTimeInterval(299), leaseEnd: .distantFuture, limit: 10).isEmpty)
@@ -275,6 +275,48 @@ struct WebServiceContractTests {
         #expect(try await outbox.pendingPushCount() == 0)
         #expect(
             try await backend.registrations.unregister(deviceIdentifier: "device-B", order: order) == false)
+    }
+
+    @Test(
+        "three versions while a push waits: one push per device and order type; a version during the send makes it due again (issue 53, item 7)",
+        arguments: BackendFactory.all)
+    func pushesCoalesce(_ factory: BackendFactory) async throws {
+        let backend = try await factory.make()
+        let store = try OrderFixtures.store(on: backend)
+        let outbox = backend.pushOutbox
+        let order = OrderFixtures.identifier()
+        let other = OrderFixtures.identifier("ORDER-2")
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive())
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(orderIdentifier: "ORDER-2"))
+        for registered in [order, other] {
+            _ = try await backend.registrations.register(
+                OrderRegistration(deviceIdentifier: Self.device, pushToken: "token-A", order: registered), at: OrderFixtures.now)
+        }
+        _ = try await backend.registrations.register(
+            OrderRegistration(deviceIdentifier: "device-B", pushToken: "token-B", order: order), at: OrderFixtures.now)
+        for day in 16...18 {
+            #expect(
+                try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-\(day)T09:30:00Z")) == .added)
+        }
+        // Another order of the same type, for the same device: still the one push (Wallet asks which orders changed).
+        _ = try await store.saveOrder(
+            signedArchive: OrderFixtures.archive(orderIdentifier: "ORDER-2", updatedAt: "2026-01-16T09:30:00Z"))
+        #expect(try await outbox.pendingPushCount() == 2)
+        let now = OrderFixtures.now.addingTimeInterval(1)
+        let claimed = try await outbox.claimPushes(dueAt: now, leaseEnd: now.addingTimeInterval(60), limit: 10)
+        let byDevice = Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceIdentifier, $0) })
+        #expect(byDevice[Self.device]?.coalesced == 3 && byDevice["device-B"]?.coalesced == 2)
+        #expect(byDevice[Self.device]?.orderIdentifier == "ORDER-2", "the row names the latest order announced")
+
+        // A version saved while the claimed pushes are being sent: each device is owed another once sent.
+        _ = try await store.saveOrder(signedArchive: OrderFixtures.archive(updatedAt: "2026-01-19T09:30:00Z"))
+        let sent = now.addingTimeInterval(2)
+        for push in claimed { try await outbox.completePush(push, at: sent) }
+        let owed = try await outbox.claimPushes(dueAt: sent, leaseEnd: sent.addingTimeInterval(60), limit: 10)
+        #expect(Set(owed.map(\.deviceIdentifier)) == [Self.device, "device-B"])
+        #expect(owed.allSatisfy { $0.coalesced == 0 && $0.attempts == 0 && $0.enqueuedAt == sent })
+        for push in owed { try await outbox.completePush(push, at: sent) }
+        #expect(try await outbox.pendingPushCount() == 0)
     }
 
     @Test("a push is written in the transaction of the save: rolled back with it", arguments: BackendFactory.all)
@@ -328,7 +370,7 @@ struct WebServiceContractTests {
         try await outbox.retryPush(claimed[0].id, at: now.addingTimeInterval(300), reason: "429 TooManyRequests")
         try await outbox.failPush(claimed[1], reason: "400 BadDeviceToken", at: now)
         // Failing a push another drainer already finished records nothing.
-        try await outbox.completePush(claimed[2].id)
+        try await outbox.completePush(claimed[2], at: now)
         try await outbox.failPush(claimed[2], reason: "late", at: now)
         let waiting = try await outbox.waitingPushes(limit: 10)
         #expect(waiting.map(\.push.id) == [claimed[0].id])

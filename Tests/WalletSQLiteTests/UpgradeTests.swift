@@ -66,7 +66,7 @@ struct UpgradeTests {
                 "finance.v5",
                 "orders.v1",
                 "orders.v2",
-                "orders.v3", "orders.v4", "orders.v5", "orders.v6",
+                "orders.v3", "orders.v4", "orders.v5", "orders.v6", "orders.v7",
             ])
     }
 
@@ -88,5 +88,29 @@ struct UpgradeTests {
         #expect(sequences == sequences.sorted() && Set(sequences).count == 3 && !sequences.contains(0))
         #expect(counter == sequences.max())
         #expect(versionTokens == 0)
+    }
+
+    @Test("orders.v7 folds pushes queued twice for one device and order type into the oldest, which counts the others")
+    func pushesFold() throws {
+        let queue = try DatabaseQueue(path: try SQLiteFixtures.path("fold"))
+        try SQLiteSchema.migrator.migrate(queue, upTo: "orders.v6")
+        try queue.write { db in
+            for (device, type, order) in [
+                ("D1", "type.a", "O1"), ("D1", "type.a", "O2"), ("D2", "type.a", "O1"), ("D1", "type.a", "O1"),
+                ("D1", "type.b", "O1"),
+            ] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt,
+                        nextAttemptAt) VALUES ('token', ?, ?, ?, 0, 0)
+                        """, arguments: [type, order, device])
+            }
+        }
+        try SQLiteSchema.migrator.migrate(queue)
+        let rows = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, deviceIdentifier, orderTypeIdentifier, coalesced FROM pushOutbox ORDER BY id")
+                .map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as String) \($0[3] as Int64)" }
+        }
+        #expect(rows == ["1 D1 type.a 2", "3 D2 type.a 0", "5 D1 type.b 0"])
     }
 }

@@ -17,6 +17,8 @@ import WalletPrimitives
 ///   version (32 hex characters; Apple's minimum is 16). Sent, it replaces it (rotation). When
 ///   `webServiceURL` changes, the stored token never goes to the new URL: a sent token other than
 ///   the stored one, else a new one.
+/// - A version without a `webServiceURL` is refused (``AuthoringError/publicURLRequired(orderTypeIdentifier:)``):
+///   Apple Pay's `orderDetails` needs one.
 public struct AuthoredOrderContent: Sendable {
     /// The order.json to sign: the merchant's members in their order, service-owned ones set.
     public let document: JSONValue
@@ -83,6 +85,11 @@ public struct AuthoredOrderContent: Sendable {
         case let other?:
             url = other  // not a string: order.json's validation refuses it at its path
         }
+        // Apple Pay's orderDetails and every device need a web service: a version without one
+        // could be handed to a payment sheet that refuses it, or held by devices that never update.
+        guard let url, url != .null else {
+            throw .publicURLRequired(orderTypeIdentifier: orderTypeIdentifier)
+        }
 
         let storedToken = storedObject["authenticationToken"]
         var token = object["authenticationToken"]
@@ -125,6 +132,10 @@ public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `webServiceURL` names a URL that is neither the service's nor one the operator allowed
     /// for the order type (``WebServiceURLPolicy``).
     case webServiceURLNotAllowed(given: String, serviceURL: String?)
+    /// The version would have no `webServiceURL`: the service has no public URL (`--public-url`)
+    /// and the content names none the operator allowed for the type. Apple Pay's `orderDetails`
+    /// requires one.
+    case publicURLRequired(orderTypeIdentifier: String)
     /// A package file is named as one the service writes itself (`manifest.json`, `signature`).
     case reservedFileName(String)
     /// The content was made against a version (its `archiveSHA256`) that is no longer current.
@@ -144,6 +155,9 @@ public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
             "webServiceURL is \(MessageText.quote(given)), but devices holding this service's orders go to "
                 + (serviceURL.map { "its own URL \(MessageText.quote($0))" } ?? "the service's public URL (none is configured)")
                 + "; leave webServiceURL out, or ask the operator to allow that URL for the order type"
+        case .publicURLRequired(let type):
+            "the service has no public URL for devices and Apple Pay (start it with --public-url), "
+                + "and webServiceURL names none the operator allowed for \(type.debugDescription)"
         case .versionChanged(let basis):
             "the order changed since version \(basis.prefix(12)) that this change was made against; look at it again"
         case .reservedFileName(let name):
@@ -163,6 +177,7 @@ extension AuthoringError: WalletError {
         case .contended: "authoring.contended"
         case .webServiceURLNotAllowed: "authoring.webServiceURLNotAllowed"
         case .reservedFileName: "authoring.reservedFileName"
+        case .publicURLRequired: "authoring.publicURLRequired"
         case .versionChanged: "authoring.versionChanged"
         }
     }
@@ -172,7 +187,7 @@ extension AuthoringError: WalletError {
     public var path: String? {
         switch self {
         case .identifierMismatch(let field, _, _), .immutableField(let field, _): field
-        case .webServiceURLNotAllowed: "webServiceURL"
+        case .webServiceURLNotAllowed, .publicURLRequired: "webServiceURL"
         case .reservedFileName(let name): name
         default: nil
         }
@@ -183,6 +198,7 @@ extension AuthoringError: WalletError {
         case .invalidContent, .identifierMismatch, .immutableField, .webServiceURLNotAllowed, .reservedFileName: .invalidInput
         case .orderNotFound: .notFound
         case .contended, .versionChanged: .conflict
+        case .publicURLRequired: .unavailable
         }
     }
 }

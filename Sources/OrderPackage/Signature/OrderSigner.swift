@@ -72,7 +72,7 @@ public struct OrderSigner: Sendable {
         case .file(let path, let passphraseSource):
             let passphrase = try passphraseSource?.read()
             guard let contents = FileManager.default.contents(atPath: path) else {
-                throw .invalidPrivateKey(reason: "cannot read \(path)")
+                throw .invalidPrivateKey(reason: "cannot read " + (FileAccess.problem(reading: path) ?? path))
             }
             do {
                 if let bundle = try PKCS12Bundle.open(contents, passphrase: passphrase) {
@@ -90,7 +90,10 @@ public struct OrderSigner: Sendable {
             do {
                 privateKey = try PKCS11Engine.engine(modulePath: module).privateKey(uri: uri, pin: pin)
             } catch {
-                throw .invalidPrivateKey(reason: error.description + (pin == nil ? " (no PIN was given)" : ""))
+                let access =
+                    module == nil || module?.lowercased().contains("softhsm") == true ? FileAccess.softHSMTokenProblem() : nil
+                throw .invalidPrivateKey(
+                    reason: error.description + (pin == nil ? " (no PIN was given)" : "") + (access.map { "; \($0)" } ?? ""))
             }
         }
         do {

@@ -191,6 +191,18 @@ struct SignatureVerifier: Sendable {
                     reason: "it ends at the root \(MessageText.quote(name)), which is not trusted here; orders for Wallet "
                         + "chain to Apple's roots, and a test PKI's root is trusted with --trust-root FILE"))
             return nil
+        case .issuerMissing(let subject, let issuer, let isLeaf):
+            let reason =
+                isLeaf
+                ? "the signing certificate \(MessageText.quote(subject)) was issued by \(MessageText.quote(issuer)), whose "
+                    + "certificate is neither embedded as an intermediate nor a root trusted here: embed the intermediate "
+                    + "that issued it (orders signing add --intermediate FILE; for Apple certificates, Apple's WWDR G4), "
+                    + "or, if it is a root, trust it with --trust-root FILE"
+                : "it ends at the root \(MessageText.quote(issuer)), the issuer of the intermediate "
+                    + "\(MessageText.quote(subject)), which is not trusted here; orders for Wallet chain to Apple's roots, "
+                    + "and a test PKI's root is trusted with --trust-root FILE"
+            outcome.errors.append(.untrustedChain(reason: reason))
+            return nil
         }
     }
 

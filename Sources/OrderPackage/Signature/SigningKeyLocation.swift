@@ -78,7 +78,7 @@ public enum SecretSource: Sendable, Hashable, Codable {
             return value
         case .file(let path):
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw .secretUnavailable(source: summary, reason: "cannot open the file")
+                throw .secretUnavailable(source: summary, reason: FileAccess.problem(reading: path) ?? "cannot open the file")
             }
             defer { try? handle.close() }
             let bytes = (try? handle.read(upToCount: Self.limit + 2)) ?? Data()

@@ -25,9 +25,12 @@ public enum OrderStylesheet {
         .order .badge{display:inline-block;padding:.1rem .6rem;border-radius:1rem;background:#e5e5ea;font-weight:600;font-size:.9rem}
         .order .badge.delivered,.order .badge.pickedUp,.order .badge.completed,.order .badge.readyForPickup{background:#d4f4dd;color:#0a5c24}
         .order .badge.issue,.order .badge.cancelled{background:#fde2e1;color:#8a1410}
-        .order .fields{margin:.5rem 0;display:grid;grid-template-columns:minmax(0,auto) minmax(0,1fr);gap:.35rem 1rem}
+        .order .fields{margin:.5rem 0;display:grid;grid-template-columns:minmax(0,auto) minmax(min-content,1fr);gap:.35rem 1rem}
         .order .fields dt{color:#5b5b60}
         .order .fields dd{margin:0;text-align:end;overflow-wrap:anywhere}
+        .order .fields dd.id{overflow-wrap:normal;font-variant-numeric:tabular-nums}
+        @media (max-width:22.5rem){.order .fields:not(.amounts){grid-template-columns:minmax(0,1fr);gap:0 1rem}\
+        .order .fields:not(.amounts) dd{text-align:start;margin-bottom:.35rem}.order .fields dd.id{overflow-wrap:break-word}}
         .order .amounts .total{border-top:1px solid #d1d1d6;padding-top:.35rem;font-weight:700}
         .order .amounts dt.total{margin-inline-end:-1rem;padding-inline-end:1rem}
         .order address{font-style:normal;margin:.5rem 0}

@@ -22,7 +22,7 @@ enum OrderTemplates {
     }()
 
     static let fields = """
-        {{^empty(details)}}<dl class="fields">{{#details}}<dt>{{label}}</dt><dd>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd>{{/details}}</dl>{{/empty(details)}}
+        {{^empty(details)}}<dl class="fields">{{#details}}<dt>{{label}}</dt><dd{{#identifier}} class="id"{{/identifier}}>{{#.link}}<a href="{{href}}" rel="noopener noreferrer">{{text}}</a>{{/.link}}{{^.link}}{{value}}{{/.link}}</dd>{{/details}}</dl>{{/empty(details)}}
         """
 
     static let lineItems = """

@@ -40,11 +40,11 @@ public struct AuthoredOrder: Sendable {
 public struct OrderDetails: Sendable, Hashable, Codable {
     public var orderTypeIdentifier: String
     public var orderIdentifier: String
-    /// Nil when the order names none and the service has no public URL configured.
-    public var webServiceURL: String?
-    public var authenticationToken: String?
+    /// Always present: authoring without one is refused (`authoring.publicURLRequired`).
+    public var webServiceURL: String
+    public var authenticationToken: String
 
-    public init(orderTypeIdentifier: String, orderIdentifier: String, webServiceURL: String?, authenticationToken: String?) {
+    public init(orderTypeIdentifier: String, orderIdentifier: String, webServiceURL: String, authenticationToken: String) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.webServiceURL = webServiceURL

@@ -39,6 +39,11 @@ extension RegistrationRepository {
 /// transaction as the version they announce, so a push is never lost after a commit nor sent for
 /// a save that rolled back.
 ///
+/// One push waits per device and order type: Wallet answers a push by asking which of the type's
+/// orders changed, so a version saved while the device's push is still waiting is carried by that
+/// push (counted in ``PendingPush/coalesced``) rather than queued behind it; one saved while the
+/// push is being sent makes it due again once sent (``completePush(_:at:)``).
+///
 /// Delivery claims rows with a lease: a claimed row is invisible to other drainers until the
 /// lease ends, so several service instances drain one outbox without sending a push twice while
 /// each is alive; a drainer that dies leaves its rows to be claimed again after the lease.
@@ -46,8 +51,10 @@ public protocol PushOutbox: Sendable {
     /// Claims up to `limit` pushes due at `time` (oldest first) until `leaseEnd`.
     func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush]
 
-    /// The push was delivered, or will never be: the row is deleted.
-    func completePush(_ id: Int64) async throws
+    /// The push was delivered: the row is deleted — unless versions were coalesced into it after
+    /// the claim (its count grew), which the device has not been told of: then it is due again at
+    /// `time`, as a new push.
+    func completePush(_ push: PendingPush, at time: Date) async throws
 
     /// The push failed for now: try again at `time`, counting the attempt.
     func retryPush(_ id: Int64, at time: Date, reason: String) async throws

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OrderPackage
 import Prometheus
 import ServiceCore
 import WalletOrders
@@ -41,6 +42,15 @@ struct OperationalRoutes: Sendable {
         }
         if let depth = try? await wallet.pendingDeliveryCount() {
             metrics.setDeliveryOutboxDepth(depth)
+        }
+        if let expiries = try? await wallet.signingCertificateExpiries() {
+            for (type, certificates) in expiries {
+                // The earliest of each role: what runs out first.
+                for role in CertificateExpiry.Role.allCases {
+                    guard let first = certificates.filter({ $0.role == role }).map(\.notAfter).min() else { continue }
+                    metrics.setCertificateExpiry(orderType: type, role: role.rawValue, notAfter: first)
+                }
+            }
         }
         metrics.updateLogDrops(from: .standardError)
         var buffer: [UInt8] = []

@@ -67,6 +67,8 @@ enum Stylesheet {
         button.primary, .button.primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
         button.quiet { border-color: transparent; background: transparent; }
         button.danger { color: var(--danger); }
+        .due { color: var(--danger); }
+        ul.plain { list-style: none; margin: 0; padding: 0; }
         button.link { border: none; background: none; padding: 0; min-height: 0; color: var(--accent); font-weight: 500; }
         .wide { width: 100%; margin-top: 16px; }
         :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }

@@ -19,10 +19,28 @@ extension ConsolePages {
         var revokedAt: String?
     }
 
+    /// A signing identity with the days its certificates have left (issue 53: expiry watched).
+    struct IdentityRow {
+        var orderType: String
+        var team: String
+        var key: String
+        /// Each certificate: its role, when it expires, and the days left in words.
+        var certificates: [CertificateRow]
+    }
+
+    struct CertificateRow {
+        var role: String
+        var notAfter: String
+        var daysLeft: String
+        /// Under ``CertificateExpiry/warningDays`` days, or expired: shown as a warning.
+        var isDue: Bool
+    }
+
     struct KeysModel: PageModel {
         var frame: PageFrame
         var formToken: String
         var keys: [KeyRow]
+        var identities: [IdentityRow]
         /// A key just created: shown on this one answer, never again.
         var created: String?
         var notice: String?
@@ -40,11 +58,26 @@ extension ConsolePages {
                 identifier: key.identifier, name: key.name, types: key.orderTypeIdentifiers.sorted().joined(separator: ", "),
                 createdAt: RFC3339Timestamp(key.createdAt).text, revokedAt: key.revokedAt.map { RFC3339Timestamp($0).text })
         }
+        let now = Date()
+        let identities = try await wallet.signingIdentities().map { identity in
+            IdentityRow(
+                orderType: identity.orderTypeIdentifier, team: identity.teamIdentifier, key: identity.key.summary,
+                certificates: CertificateExpiry.of(
+                    certificatePEM: identity.certificatePEM, intermediatesPEM: identity.intermediatesPEM
+                ).map { expiry in
+                    let days = expiry.daysLeft(at: now)
+                    return CertificateRow(
+                        role: expiry.role == .certificate ? "Certificate" : "Intermediate",
+                        notAfter: RFC3339Timestamp(expiry.notAfter).text,
+                        daysLeft: expiry.notAfter <= now ? "expired" : days == 1 ? "1 day left" : "\(days) days left",
+                        isDue: days < CertificateExpiry.warningDays)
+                })
+        }
         return PageResponse.render(
             "consoleKeys",
             KeysModel(
                 frame: PageFrame(title: "API Keys", text: .console, session: formToken, console: true), formToken: formToken,
-                keys: rows,
+                keys: rows, identities: identities,
                 created: created,
                 notice: notice))
     }

@@ -104,6 +104,16 @@ extension PageTemplates {
         </tbody></table></div>{{/empty(keys)}}
         {{^keys}}<p class="empty">No keys yet.</p>{{/keys}}
         </section>
+        <section class="card" aria-labelledby="identities">
+        <h2 id="identities">Signing Identities</h2>
+        {{^empty(identities)}}<div class="scroll" tabindex="0" role="group" aria-label="Signing identities"><table><thead><tr>\
+        <th scope="col">Order type</th><th scope="col">Team</th><th scope="col">Key</th><th scope="col">Certificates</th></tr></thead><tbody>
+        {{#identities}}<tr><td>{{orderType}}</td><td>{{team}}</td><td><code>{{key}}</code></td><td><ul class="plain">\
+        {{#certificates}}<li>{{role}}: expires {{notAfter}}, <strong{{#isDue}} class="due"{{/isDue}}>{{daysLeft}}</strong></li>{{/certificates}}\
+        </ul></td></tr>{{/identities}}
+        </tbody></table></div>{{/empty(identities)}}
+        {{^identities}}<p class="empty">No signing identities (orders signing add).</p>{{/identities}}
+        </section>
         {{/content}}{{/layout}}
         """
 

@@ -53,6 +53,8 @@ public enum HTTPStatusTable {
         // A leaked API key must not send devices (and their token) to another host.
         "authoring.webServiceURLNotAllowed": .unprocessableContent,
         "signing.notFound": .conflict,
+        // The deployment has no public URL to give authored orders: the operator's to fix.
+        "authoring.publicURLRequired": .serviceUnavailable,
         "signer.invalidPrivateKey": .serviceUnavailable,
         "signer.secretUnavailable": .serviceUnavailable,
         "signing.certificateExpired": .serviceUnavailable,

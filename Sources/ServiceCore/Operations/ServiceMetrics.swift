@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import Prometheus
 import Synchronization
 
@@ -54,6 +55,8 @@ public struct ServiceMetrics: Sendable {
         static let requests = "orders_http_requests_total"
         static let requestDuration = "orders_http_request_duration_seconds"
         static let pushAttempts = "orders_push_attempts_total"
+        static let coalescedPushes = "orders_pushes_coalesced_total"
+        static let certificateExpiry = "orders_signing_certificate_expiry_timestamp_seconds"
         static let deliveryAttempts = "orders_delivery_attempts_total"
     }
 
@@ -67,6 +70,11 @@ public struct ServiceMetrics: Sendable {
         Name.requestDuration: .init(
             help: "Time to answer an HTTP request, by route template and method.", durationBuckets: durationBuckets),
         Name.pushAttempts: .init(help: "APNs push attempts, by outcome."),
+        Name.certificateExpiry: .init(
+            help:
+                "When each signing identity's certificate and intermediate stop being valid (Unix time), by order type and role."),
+        Name.coalescedPushes: .init(
+            help: "Order versions announced by a push already waiting for the device and order type (no push of their own)."),
         Name.deliveryAttempts: .init(help: "Background delivery attempts, by outcome."),
     ]
 
@@ -97,6 +105,19 @@ public struct ServiceMetrics: Sendable {
     /// token is gone), `dropped` (refused for good), or `recorded` (logged: no APNs credentials).
     public func recordPush(outcome: String) {
         CoreMetrics.Counter(label: Name.pushAttempts, dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// Counts versions a delivered push announced beyond its first: pushes saved by coalescing.
+    public func recordCoalescedPushes(_ count: Int) {
+        CoreMetrics.Counter(label: Name.coalescedPushes, factory: factory).increment(by: count)
+    }
+
+    /// Records when a signing identity's certificate (`role`: `certificate`, `intermediate`)
+    /// expires, read from the store at each scrape: alert on `… - time() < 30 * 86400`.
+    package func setCertificateExpiry(orderType: String, role: String, notAfter: Date) {
+        CoreMetrics.Gauge(
+            label: Name.certificateExpiry, dimensions: [("order_type", orderType), ("role", role)], factory: factory
+        ).record(notAfter.timeIntervalSince1970)
     }
 
     package func setOutboxDepth(_ depth: Int) {

@@ -80,13 +80,17 @@ struct OrderAuthoring: Sendable {
             case .invalid(let report): throw OrderStoreError.invalidArchive(report)
             }
             if let uploadedBy { prepared = prepared.uploaded(by: uploadedBy) }
+            // Composition guarantees both; a non-string one was refused by the check above.
+            guard let webServiceURL = composed.webServiceURL, let token = composed.authenticationToken else {
+                throw AuthoringError.publicURLRequired(orderTypeIdentifier: identifier.orderTypeIdentifier)
+            }
             // What the answer says is decided before the save, so that a receipt can hold it.
             var authored = AuthoredOrder(
                 identifier: identifier, updatedAt: composed.updatedAt, archive: archive,
                 archiveSHA256: prepared.report.archiveSHA256, result: .added, isFirstVersion: current == nil,
                 orderDetails: OrderDetails(
                     orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
-                    webServiceURL: composed.webServiceURL, authenticationToken: composed.authenticationToken),
+                    webServiceURL: webServiceURL, authenticationToken: token),
                 report: prepared.report)
             if let receipt { prepared = prepared.answered(with: try receipt(authored)) }
             let result: SaveOrderResult

@@ -2,6 +2,7 @@ import Foundation
 import OrderPackage
 import OrderStorage
 import WalletCore
+import WalletPrimitives
 
 /// Signing identities: the certificates and keys the store signs authored orders with, one per
 /// order type. The store keeps the certificate and where the key is (``SigningKeyLocation``),
@@ -75,15 +76,58 @@ extension WalletStore {
         if let kept = signingIdentityCache.identity(for: row), kept.notAfter.map({ $0 > configuration.clock() }) ?? true {
             return kept
         }
-        let signer = try OrderSigner(
-            certificate: Data(row.certificatePEM.utf8), key: row.key,
-            intermediates: row.intermediatesPEM.isEmpty ? [] : [Data(row.intermediatesPEM.utf8)])
-        let identity = try SigningIdentity(
-            orderTypeIdentifier: orderTypeIdentifier, signer: signer, verifier: configuration.verifier,
-            at: configuration.clock())
+        let identity = try load(row)
         signingIdentityCache.keep(identity, for: row)
         return identity
     }
+
+    /// Checks every identity as signing would, afresh (nothing kept is used): the key loaded —
+    /// its file read, its passphrase or PIN read, a token logged into —, a probe manifest signed
+    /// and its signature verified with the chain and signer policy Wallet applies; and each
+    /// certificate's expiry. What `orders doctor` reports.
+    public func checkSigningIdentities() async throws -> [SigningIdentityHealth] {
+        try await backend.signingIdentities.identities().map { row in
+            let failure: (any WalletError)?
+            do {
+                _ = try load(row)
+                failure = nil
+            } catch let error as any WalletError {
+                failure = error
+            }
+            return SigningIdentityHealth(
+                identity: row,
+                expiries: CertificateExpiry.of(certificatePEM: row.certificatePEM, intermediatesPEM: row.intermediatesPEM),
+                failure: failure)
+        }
+    }
+
+    /// The expiries of every identity's certificates, by order type (no key is loaded).
+    public func signingCertificateExpiries() async throws -> [String: [CertificateExpiry]] {
+        var expiries: [String: [CertificateExpiry]] = [:]
+        for row in try await backend.signingIdentities.identities() {
+            expiries[row.orderTypeIdentifier] = CertificateExpiry.of(
+                certificatePEM: row.certificatePEM, intermediatesPEM: row.intermediatesPEM)
+        }
+        return expiries
+    }
+
+    private func load(_ row: StoredSigningIdentity) throws -> SigningIdentity {
+        let signer = try OrderSigner(
+            certificate: Data(row.certificatePEM.utf8), key: row.key,
+            intermediates: row.intermediatesPEM.isEmpty ? [] : [Data(row.intermediatesPEM.utf8)])
+        return try SigningIdentity(
+            orderTypeIdentifier: row.orderTypeIdentifier, signer: signer, verifier: configuration.verifier,
+            at: configuration.clock())
+    }
+}
+
+/// What ``WalletStore/checkSigningIdentities()`` found of one identity.
+public struct SigningIdentityHealth: Sendable {
+    public let identity: StoredSigningIdentity
+    /// Its certificate's expiry, then each intermediate's.
+    public let expiries: [CertificateExpiry]
+    /// Why it cannot sign now (`signer.*`, `signing.*`), nil when it can.
+    public let failure: (any WalletError)?
 }
 
 /// What ``WalletStore/addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:)`` stored.

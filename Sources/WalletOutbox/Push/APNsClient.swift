@@ -32,10 +32,12 @@ public final class APNsClient: PushSender {
         self.logger = logger
     }
 
-    /// Reads the configuration's credentials as a client would, without making one: throws
-    /// what ``init(configuration:clock:logger:)`` would.
+    /// Reads the configuration's credentials as a client would, without making one — and, for
+    /// token authentication, signs a provider token with the `.p8` key: throws what
+    /// ``init(configuration:clock:logger:)`` or the first push would.
     public static func check(_ configuration: APNsConfiguration) throws {
-        _ = try credentials(configuration, clock: { Date() })
+        let (_, providerToken) = try credentials(configuration, clock: { Date() })
+        _ = try providerToken?.current()
     }
 
     private static func credentials(

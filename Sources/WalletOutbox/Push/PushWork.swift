@@ -17,11 +17,14 @@ public struct PushWork: OutboxWork {
     /// Told every outcome (`delivered`, `recorded`, `retry`, `unregistered`, `dropped`), for
     /// metrics.
     let onOutcome: @Sendable (String) -> Void
+    /// Told how many versions a delivered push announced beyond its first (versions saved while
+    /// it waited, which needed no push of their own), for metrics.
+    let onCoalesced: @Sendable (Int) -> Void
 
     public init(
         outbox: any PushOutbox, registrations: any RegistrationRepository, sender: any PushSender,
         retry: RetryPolicy = .pushes, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
-        onOutcome: @escaping @Sendable (String) -> Void = { _ in }
+        onOutcome: @escaping @Sendable (String) -> Void = { _ in }, onCoalesced: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.outbox = outbox
         self.registrations = registrations
@@ -30,6 +33,7 @@ public struct PushWork: OutboxWork {
         self.clock = clock
         self.logger = logger
         self.onOutcome = onOutcome
+        self.onCoalesced = onCoalesced
     }
 
     public func claim(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush] {
@@ -45,8 +49,9 @@ public struct PushWork: OutboxWork {
         do {
             switch delivery {
             case .delivered, .recorded:
-                try await outbox.completePush(push.id)
+                try await outbox.completePush(push, at: clock())
                 onOutcome(delivery == .delivered ? "delivered" : "recorded")
+                if push.coalesced > 0 { onCoalesced(push.coalesced) }
             case .unregistered(let reason):
                 let removed = try await registrations.removeRegistrations(pushToken: push.pushToken)
                 try await outbox.failPush(push, reason: "the device token is gone: \(reason)", at: clock())
@@ -85,12 +90,12 @@ extension OutboxDrainer where Work == PushWork {
         outbox: any PushOutbox, registrations: any RegistrationRepository, sender: any PushSender,
         configuration: Configuration = Configuration(), retry: RetryPolicy = .pushes,
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
-        onOutcome: @escaping @Sendable (String) -> Void = { _ in }
+        onOutcome: @escaping @Sendable (String) -> Void = { _ in }, onCoalesced: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.init(
             work: PushWork(
                 outbox: outbox, registrations: registrations, sender: sender, retry: retry, clock: clock, logger: logger,
-                onOutcome: onOutcome),
+                onOutcome: onOutcome, onCoalesced: onCoalesced),
             configuration: configuration, clock: clock, logger: logger)
     }
 }

@@ -84,7 +84,9 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
         pushes AS (
             INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
             SELECT r.pushToken, r.orderTypeIdentifier, r.orderIdentifier, r.deviceIdentifier, $13, $13
-            FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2),
+            FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2
+            ON CONFLICT (deviceIdentifier, orderTypeIdentifier) DO UPDATE SET coalesced = pushOutbox.coalesced + 1,
+            pushToken = excluded.pushToken, orderIdentifier = excluded.orderIdentifier),
         next AS (
             UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
         UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...OrderColumns.count)), next.value)

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import WalletCore
 import WalletPrimitives
+import WalletStorage
 
 /// Every table of a PostgreSQL store, and the migrator that creates and upgrades them.
 ///
@@ -73,6 +74,8 @@ enum PostgresSchema {
                     PRIMARY KEY (caller, idempotencyKey))
                 """
             ]),
+        // SQLite's orders.v7: one waiting push per device and order type.
+        PostgresMigration(version: 12, name: "orders.v7", statements: PushOutboxCoalescing.migration),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

@@ -73,7 +73,8 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
         try await connection.execute(Self.historySQL, keyAndTime)
         let sequence = try await nextChangeSequence(on: connection)
         try await connection.execute(Self.updateSQL, version + [.integer(sequence)])
-        // Every device registered for the order is owed a push, committed with the version.
+        // Every device registered for the order is owed a push, committed with the version; one
+        // not yet sent to the device for the type carries this version too (coalesced).
         try await connection.execute(Self.pushesSQL, keyAndTime)
         return true
     }
@@ -95,6 +96,8 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
         INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
         SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
         WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
+        ON CONFLICT (deviceIdentifier, orderTypeIdentifier) DO UPDATE SET coalesced = pushOutbox.coalesced + 1,
+        pushToken = excluded.pushToken, orderIdentifier = excluded.orderIdentifier
         """
 
     /// The next value of the store-wide change sequence (see `WebServiceTables`).

@@ -1,4 +1,5 @@
 import GRDB
+import WalletStorage
 
 /// The tables of the Orders web service (`orders.v2`): each version's `authenticationToken`, the
 /// store-wide change sequence behind Apple's `lastModified` tag, device registrations and the
@@ -122,6 +123,14 @@ enum WebServiceTables {
                         PRIMARY KEY (caller, idempotencyKey)
                     )
                     """)
+        }
+
+        // One waiting push per device and order type (issue 53): later versions coalesce into
+        // it. Rows already queued twice fold into the oldest, which counts the others.
+        migrator.registerMigration("orders.v7") { db in
+            for statement in PushOutboxCoalescing.migration {
+                try db.execute(sql: statement)
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ package enum StoreLayout {
             "pushOutbox",
             [
                 "id", "pushToken", "orderTypeIdentifier", "orderIdentifier", "deviceIdentifier", "enqueuedAt", "attempts",
-                "nextAttemptAt", "lastError",
+                "nextAttemptAt", "lastError", "coalesced",
             ]),
         CopiedTable(
             "pushFailures",

@@ -323,11 +323,14 @@ package final class SQLOrderRepository: OrderRepository {
         return try await reportingFailures {
             try await executor.write { connection in
                 let key = OrderColumns.key(identifier)
-                // The order's registrations and the pushes owed for it go with it.
-                for table in ["orderVersions", "orderRegistrations", "pushOutbox"] {
+                // The order's registrations and the pushes owed for it go with it — but a push
+                // that versions of other orders coalesced into may announce them too: it stays.
+                for table in ["orderVersions", "orderRegistrations"] {
                     try await connection.execute(
                         "DELETE FROM \(table) WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2", key)
                 }
+                try await connection.execute(
+                    "DELETE FROM pushOutbox WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND coalesced = 0", key)
                 let removed = try await connection.returnsRow(
                     "DELETE FROM orders WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 RETURNING 1", key)
                 try await dialect.didRemoveOrder(on: connection)

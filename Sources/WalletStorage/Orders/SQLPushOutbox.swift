@@ -15,13 +15,14 @@ package final class SQLPushOutbox: PushOutbox {
 
     /// The columns ``push(_:)`` reads, first in a row.
     private static let pushColumns =
-        "id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts"
+        "id, pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, attempts, coalesced"
 
     private static func push(_ row: any SQLRow) throws -> PendingPush {
         PendingPush(
             id: try row.integer(0), pushToken: try row.text(1), orderTypeIdentifier: try row.text(2),
             orderIdentifier: try row.text(3), deviceIdentifier: try row.text(4),
-            enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)))
+            enqueuedAt: Microseconds.date(try row.integer(5)), attempts: Int(try row.integer(6)),
+            coalesced: Int(try row.integer(7)))
     }
 
     package func claimPushes(dueAt time: Date, leaseEnd: Date, limit: Int) async throws -> [PendingPush] {
@@ -42,10 +43,19 @@ package final class SQLPushOutbox: PushOutbox {
         }
     }
 
-    package func completePush(_ id: Int64) async throws {
+    package func completePush(_ push: PendingPush, at time: Date) async throws {
         try await reportingFailures {
             try await executor.write { connection in
-                try await connection.execute("DELETE FROM pushOutbox WHERE id = $1", [.integer(id)])
+                let claimed: [SQLValue] = [.integer(push.id), .integer(Int64(push.coalesced))]
+                let deleted = try await connection.returnsRow(
+                    "DELETE FROM pushOutbox WHERE id = $1 AND coalesced = $2 RETURNING 1", claimed)
+                guard !deleted else { return }
+                // A version arrived while the push was being sent: the device is owed another.
+                try await connection.execute(
+                    """
+                    UPDATE pushOutbox SET coalesced = coalesced - $2 - 1, attempts = 0, enqueuedAt = $3, nextAttemptAt = $3,
+                    lastError = NULL WHERE id = $1
+                    """, claimed + [.instant(time)])
             }
         }
     }
@@ -101,8 +111,8 @@ package final class SQLPushOutbox: PushOutbox {
                     """, [.integer(Int64(max(0, limit)))]
                 ) { row in
                     WaitingPush(
-                        push: try Self.push(row), nextAttemptAt: Microseconds.date(try row.integer(7)),
-                        lastError: try row.optionalText(8))
+                        push: try Self.push(row), nextAttemptAt: Microseconds.date(try row.integer(8)),
+                        lastError: try row.optionalText(9))
                 }
             }
         }

@@ -56,13 +56,15 @@ struct StoreOptions: ParsableArguments {
     /// folder it cannot write (see `SQLiteBackend.Options.readsOnly`). `poolRunByOwner`: a PostgreSQL pool is
     /// run by the caller's `ServiceGroup` (`orders serve`), not by a task of the backend's own.
     func wallet(
-        create: Bool = false, writes: Bool = false, trust: TrustOptions? = nil,
+        create: Bool = false, writes: Bool = false, trust: TrustOptions? = nil, trustStore: TrustStore? = nil,
         consent: any OrderConsentPrompt = AddWithoutAsking(),
         authorizationPrompt: any AuthorizationPrompt = DenyingAuthorizationPrompt(),
         registrationLimits: RegistrationLimits = .default, consentPolicy: ConsentPolicy = ConsentPolicy(),
         backgroundDelivery: BackgroundDeliveryPolicy = BackgroundDeliveryPolicy(), poolRunByOwner: Bool = false
     ) async throws -> WalletStore {
-        let verifier = try trust.map { OrderVerifier(trustStore: try $0.trustStore()) } ?? OrderVerifier()
+        let verifier =
+            try trustStore.map { OrderVerifier(trustStore: $0) } ?? trust.map { OrderVerifier(trustStore: try $0.trustStore()) }
+            ?? OrderVerifier()
         let configuration = WalletConfiguration(
             availability: try .fromEnvironment(), verifier: verifier, orderConsent: consent,
             authorizationPrompt: authorizationPrompt, registrationLimits: registrationLimits, consent: consentPolicy,

@@ -16,6 +16,16 @@ struct TrustOptions: ParsableArguments {
         return trustRoots + environment.split(separator: ":").map(String.init).filter { !$0.isEmpty }
     }
 
+    /// Apple's roots and those of ``rootPaths`` that can be read and parsed (`orders doctor`,
+    /// which reports the others and goes on checking with these).
+    func usableTrustStore() -> TrustStore {
+        var store = TrustStore.apple
+        for path in rootPaths {
+            if let root = try? FileInput.read(path), let extended = try? store.adding(roots: [root]) { store = extended }
+        }
+        return store
+    }
+
     func trustStore() throws -> TrustStore {
         let paths = rootPaths
         guard !paths.isEmpty else { return .apple }

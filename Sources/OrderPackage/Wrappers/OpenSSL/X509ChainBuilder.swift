@@ -11,9 +11,11 @@ enum X509ChainBuilder {
         case candidates([[X509Certificate]])
         /// No chain: OpenSSL's reason, and the certificate it was checking.
         case untrusted(description: String, certificate: X509Certificate?)
-        /// The chain is whole but its root is not in the store: the root's name (the subject of a
-        /// self-signed certificate offered, or the issuer of the last one).
+        /// The chain is whole but its root, self-signed and offered, is not in the store.
         case untrustedRoot(name: String)
+        /// The chain stops at `subject` (the leaf itself when `isLeaf`): its issuer `issuer` is
+        /// neither offered nor in the store — a missing intermediate, or a root not trusted.
+        case issuerMissing(subject: String, issuer: String, isLeaf: Bool)
     }
 
     /// The candidate chains from `leaf` to a root of `store`, offering `untrusted` as
@@ -38,6 +40,10 @@ enum X509ChainBuilder {
         case .verified(let chain): return .candidates([chain])
         case .failed(let description, let certificate): return .untrusted(description: description, certificate: certificate)
         case .rootNotTrusted(let name): return .untrustedRoot(name: name)
+        case .issuerMissing(let certificate):
+            return .issuerMissing(
+                subject: certificate.subjectDescription, issuer: certificate.issuerDescription,
+                isLeaf: X509_cmp(certificate.pointer, leaf.pointer) == 0)
         }
     }
 
@@ -45,6 +51,7 @@ enum X509ChainBuilder {
         case verified([X509Certificate])
         case failed(String, X509Certificate?)
         case rootNotTrusted(String)
+        case issuerMissing(X509Certificate)
     }
 
     /// One `X509_verify_cert`, every time check off.
@@ -70,7 +77,7 @@ enum X509ChainBuilder {
         OpenSSLError.clearQueue()
         switch (code, failing) {
         case (X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, let last?), (X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, let last?):
-            return .rootNotTrusted(last.issuerDescription)
+            return .issuerMissing(last)
         case (X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, let root?), (X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, let root?):
             return .rootNotTrusted(root.subjectDescription)
         default:
