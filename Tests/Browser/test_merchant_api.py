@@ -196,10 +196,9 @@ def test_the_documented_apple_pay_js_hands_the_payment_sheet_complete_order_deta
     """docs/authoring.md's Apple Pay JS block, run in Chromium with the service's real answer: what it
     passes to completePayment is the answer's orderDetails, every member a string (issue 53, item 6)."""
     deployment, key, folder = service
-    with open(os.path.join(folder, "order.json"), "rb") as file:
-        body = file.read()
-    answer = requests.put(content_url(deployment, "APPLE-PAY-JS"), data=body, timeout=60,
-                          headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    files = [(name, (name, open(path, "rb").read())) for name, path in package_parts(folder)]
+    answer = requests.put(content_url(deployment, "APPLE-PAY-JS"), files=files, timeout=60,
+                          headers={"Authorization": f"Bearer {key}"})
     assert answer.status_code == 201, answer.text
     block = documented_block("js", "### `orderDetails` for Apple Pay")
     browser.get("about:blank")

@@ -43,18 +43,31 @@ final class ServeProcess: @unchecked Sendable {
         try await start(location: ["--database", database], arguments: arguments, environment: environment)
     }
 
+    /// `orders serve` run as the user `uid` (and its group `gid`, no other), as a service user
+    /// runs it: through util-linux's `setpriv`, which takes root.
+    static func start(
+        store: String, asUser uid: Int, group gid: Int, arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServeProcess {
+        try await start(
+            location: ["--store", store], arguments: arguments, environment: environment,
+            asUser: ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"])
+    }
+
     /// Waiting for the port happens on a thread of its own (``BlockingWork``).
     private static func start(
-        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool = false
+        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool = false,
+        asUser: [String]? = nil
     ) async throws -> ServeProcess {
         try await BlockingWork.run {
             try startBlocking(
-                location: location, arguments: arguments, environment: environment, standardErrorUnread: standardErrorUnread)
+                location: location, arguments: arguments, environment: environment, standardErrorUnread: standardErrorUnread,
+                asUser: asUser)
         }
     }
 
     private static func startBlocking(
-        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool
+        location: [String], arguments: [String], environment: [String: String], standardErrorUnread: Bool,
+        asUser: [String]?
     ) throws -> ServeProcess {
         let folder = try TemporaryDirectory.make("serve-process")
         let stdoutURL = folder.appendingPathComponent("stdout")
@@ -62,9 +75,10 @@ final class ServeProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         let process = Process()
-        process.executableURL = OrdersBinary.url
+        process.executableURL = asUser == nil ? OrdersBinary.url : URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments =
-            [
+            (asUser.map { $0 + [OrdersBinary.url.path] } ?? [])
+            + [
                 "serve", "--port", "0", "--trust-root",
                 TestArchiveTable.directory.appendingPathComponent("pki/root.pem").path,
             ]

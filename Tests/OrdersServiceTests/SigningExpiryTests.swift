@@ -60,13 +60,13 @@ struct SigningExpiryTests {
         let fixture = try await Self.fixture()
         let log = DeliveryLog()
         let now = Date()
-        let clock = ManualDate(now)
+        let clock = TestClock(now)
         let watch = SigningExpiryWatch(
-            wallet: fixture.wallet, interval: .milliseconds(20), clock: { clock.value },
+            wallet: fixture.wallet, interval: .milliseconds(20), clock: { clock.now() },
             logger: Logger(label: "test") { _ in log })
         let running = Task { try await watch.run() }
         #expect(await Poll.until { DeploymentWarningTests.count(Self.warning, in: log.text) >= 3 })
-        clock.value = now.addingTimeInterval(11 * 86_400)
+        clock.advance(days: 11)
         #expect(
             await Poll.until { log.text.contains("error: the signing certificate of \(ServiceFixture.shopType) has expired") })
         running.cancel()
@@ -89,18 +89,5 @@ struct SigningExpiryTests {
                     || html.contains(#"<strong class="due">10 days left</strong>"#), "\(html)")
             #expect(html.contains("Intermediate: expires 2055-12-31T23:59:59Z, <strong>"), "the distant one is not marked")
         }
-    }
-}
-
-/// A clock a test moves.
-final class ManualDate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ date: Date) { current = date }
-
-    var value: Date {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
     }
 }

@@ -47,6 +47,7 @@ static inline int wo_ENGINE_ctrl_cmd_string(ENGINE *engine, const char *name, co
 }
 static inline int wo_ENGINE_init(ENGINE *engine) { return ENGINE_init(engine); }
 static inline int wo_ENGINE_free(ENGINE *engine) { return ENGINE_free(engine); }
+static inline int wo_ENGINE_finish(ENGINE *engine) { return ENGINE_finish(engine); }
 static inline EVP_PKEY *wo_ENGINE_load_private_key(ENGINE *engine, const char *identifier, UI_METHOD *ui) {
     return ENGINE_load_private_key(engine, identifier, ui, NULL);
 }

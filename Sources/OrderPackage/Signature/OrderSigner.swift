@@ -90,6 +90,7 @@ public struct OrderSigner: Sendable {
             do {
                 privateKey = try PKCS11Engine.engine(modulePath: module).privateKey(uri: uri, pin: pin)
             } catch {
+                PKCS11Engine.resetAfterFailure(modulePath: module)
                 let access =
                     module == nil || module?.lowercased().contains("softhsm") == true ? FileAccess.softHSMTokenProblem() : nil
                 throw .invalidPrivateKey(

@@ -64,7 +64,9 @@ extension WalletStore {
 
     /// The identity that signs `orderTypeIdentifier`'s orders, its key loaded once and kept while
     /// the stored identity stays the same (one read of the store per call, so that a removal or
-    /// replacement by another process counts at once).
+    /// replacement by another process counts at once). A load that failed is tried again after a
+    /// backoff of 1 s, doubling to 30 s (the failure's error meanwhile), so that a fix to a file,
+    /// a token or the environment takes effect without a restart.
     ///
     /// - Throws: ``SigningIdentityError/notFound(orderTypeIdentifier:)`` when the store holds none;
     ///   the errors of ``addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:)``
@@ -73,12 +75,19 @@ extension WalletStore {
         guard let row = try await backend.signingIdentities.identity(orderTypeIdentifier: orderTypeIdentifier) else {
             throw SigningIdentityError.notFound(orderTypeIdentifier: orderTypeIdentifier)
         }
-        if let kept = signingIdentityCache.identity(for: row), kept.notAfter.map({ $0 > configuration.clock() }) ?? true {
+        let now = configuration.clock()
+        if let kept = signingIdentityCache.identity(for: row), kept.notAfter.map({ $0 > now }) ?? true {
             return kept
         }
-        let identity = try load(row)
-        signingIdentityCache.keep(identity, for: row)
-        return identity
+        if let failure = signingIdentityCache.failure(for: row, at: now) { throw failure }
+        do {
+            let identity = try load(row)
+            signingIdentityCache.keep(identity, for: row)
+            return identity
+        } catch {
+            signingIdentityCache.failed(row, with: error, at: now)
+            throw error
+        }
     }
 
     /// Checks every identity as signing would, afresh (nothing kept is used): the key loaded —

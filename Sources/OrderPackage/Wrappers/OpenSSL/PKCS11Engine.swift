@@ -6,12 +6,19 @@ import Synchronization
 /// OpenSSL's `pkcs11` engine (libp11, Debian's `libengine-pkcs11-openssl`) bound to one PKCS#11
 /// module: the way to a private key that stays in an HSM or a token.
 ///
-/// One engine per module path for the life of the process: keys loaded through it refer to it,
-/// and initialising a module twice is what PKCS#11 forbids. Loading is serialised (libp11 logs in
+/// One engine per module path while it serves keys: keys loaded through it refer to it, and
+/// initialising a module twice is what PKCS#11 forbids. Loading is serialised (libp11 logs in
 /// and searches with the engine's one session state); signing with a loaded key is not.
+///
+/// A module reads its tokens when it is initialised (SoftHSM2 its token folder): one initialised
+/// while the process could not read them never finds them. So an engine that has given out no
+/// key is finished after a failed load (``resetAfterFailure(modulePath:)``) and the next load
+/// initialises the module again — fixing a folder's owner or mode works without a restart. One
+/// that has given out a key stays: finishing it would end its keys' sessions.
 final class PKCS11Engine: @unchecked Sendable {
     private let pointer: OpaquePointer
-    private let lock = Mutex(())
+    /// Whether a key was loaded through it, and whether it was finished.
+    private let state = Mutex((hasGivenKeys: false, isFinished: false))
 
     private static let engines = Mutex<[String: PKCS11Engine]>([:])
 
@@ -53,9 +60,32 @@ final class PKCS11Engine: @unchecked Sendable {
         pointer = engine
     }
 
+    /// Finishes the engine of `modulePath` if it has given out no key, so that the next load
+    /// initialises the module again.
+    static func resetAfterFailure(modulePath: String?) {
+        engines.withLock { engines in
+            let key = modulePath ?? ""
+            guard let engine = engines[key], engine.finishIfUnused() else { return }
+            engines[key] = nil
+        }
+    }
+
+    private func finishIfUnused() -> Bool {
+        state.withLock { state in
+            guard !state.hasGivenKeys, !state.isFinished else { return false }
+            state.isFinished = true
+            // ENGINE_finish drops the functional reference ENGINE_init took (libp11 then
+            // finalises the module), ENGINE_free the structural one.
+            _ = wo_ENGINE_finish(pointer)
+            _ = wo_ENGINE_free(pointer)
+            return true
+        }
+    }
+
     /// The private key an RFC 7512 URI names, logging in with `pin` when given.
     func privateKey(uri: String, pin: String?) throws(OpenSSLError) -> PrivateKey {
-        try lock.withLock { _ throws(OpenSSLError) in
+        try state.withLock { state throws(OpenSSLError) in
+            guard !state.isFinished else { throw OpenSSLError("use the PKCS#11 module, which is being initialised again") }
             OpenSSLError.clearQueue()
             if let pin {
                 guard wo_ENGINE_ctrl_cmd_string(pointer, "PIN", pin) == 1 else { throw OpenSSLError("set the PIN") }
@@ -67,6 +97,7 @@ final class PKCS11Engine: @unchecked Sendable {
             guard let key = wo_ENGINE_load_private_key(pointer, uri, silent) else {
                 throw OpenSSLError("load the private key from the token")
             }
+            state.hasGivenKeys = true
             return PrivateKey(taking: key)
         }
     }
