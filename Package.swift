@@ -362,7 +362,7 @@ let package = Package(
         .testTarget(
             name: "WalletPostgresTests",
             dependencies: [
-                "WalletPostgres", "WalletStorage", "WalletCore", "FinanceData", "StorageContract",
+                "WalletPostgres", "WalletStorage", "WalletCore", "FinanceData", "StorageContract", "TestArchiveTable",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // The service: in process (HummingbirdTesting, live) and the built `orders serve`.

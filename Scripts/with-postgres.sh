@@ -44,12 +44,28 @@ stop() {
 trap stop EXIT
 "${as[@]}" "$bin/initdb" -D "$dir/data" -U "$user" --auth=trust --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
-# TLS on a loopback TCP port as well, with a self-signed certificate, for the tests of
-# `sslmode=require` (encrypted) and `verify-full` (refused: the certificate is not trusted).
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost -keyout "$dir/server.key" -out "$dir/server.crt" \
-  >/dev/null 2>&1
-chmod 600 "$dir/server.key"
-[ "$(id -u)" -eq 0 ] && chown postgres: "$dir/server.key" "$dir/server.crt"
+# TLS on a loopback TCP port as well, for the tests of sslmode: a throwaway CA (a managed
+# service's own, say) signs the server's certificate (localhost, 127.0.0.1) and a client
+# certificate for the role orders_cert, which pg_hba.conf admits over TLS by certificate only
+# (`cert`); another CA, which signed nothing here, is the wrong root.
+ca() { openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=$2" -keyout "$dir/$1.key" -out "$dir/$1.crt" >/dev/null 2>&1; }
+signed() {
+  openssl req -new -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$dir/$1.key" -out "$dir/$1.csr" >/dev/null 2>&1
+  local extensions=()
+  if [ -n "${3:-}" ]; then printf '%s\n' "$3" >"$dir/$1.ext"; extensions=(-extfile "$dir/$1.ext"); fi
+  openssl x509 -req -in "$dir/$1.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial -CAserial "$dir/ca.srl" \
+    -days 2 -out "$dir/$1.crt" "${extensions[@]}" >/dev/null 2>&1
+  chmod 600 "$dir/$1.key"
+}
+ca ca "wallet-orders test database CA"
+ca other-ca "wallet-orders test other CA"
+signed server localhost "subjectAltName=DNS:localhost,IP:127.0.0.1"
+signed client orders_cert
+[ "$(id -u)" -eq 0 ] && chown postgres: "$dir/server.key" "$dir/server.crt" "$dir/ca.crt"
+# The certificate-only role: its pg_hba lines go first (the first matching line decides).
+{ printf 'hostssl all orders_cert 127.0.0.1/32 cert\nhost all orders_cert 127.0.0.1/32 reject\n'; cat "$dir/data/pg_hba.conf"; } \
+  >"$dir/pg_hba.conf" && mv "$dir/pg_hba.conf" "$dir/data/pg_hba.conf"
+[ "$(id -u)" -eq 0 ] && chown postgres: "$dir/data/pg_hba.conf"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # max_locks_per_transaction: every test migrates a new database in one transaction, which holds a
 # lock per table and index it creates, and the tests of three routes (direct, two PgBouncers)
@@ -58,11 +74,14 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 # database of its own, and a pooler keeps a pool per database (10 at most here).
 "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
   -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=400 -c max_locks_per_transaction=256 \
-      -c ssl=on -c ssl_cert_file='$dir/server.crt' -c ssl_key_file='$dir/server.key'" start >/dev/null \
+      -c ssl=on -c ssl_cert_file='$dir/server.crt' -c ssl_key_file='$dir/server.key' -c ssl_ca_file='$dir/ca.crt'" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 echo "with-postgres: throwaway cluster at $dir (PostgreSQL $("$bin/postgres" --version | awk '{print $3}'))" >&2
 export ORDERS_TEST_POSTGRES="postgres://$user@/postgres?host=$dir&port=$port"
 export ORDERS_TEST_POSTGRES_TCP="postgres://$user@127.0.0.1:$port/postgres"
+"${as[@]}" "$bin/psql" -h "$dir" -p "$port" -U "$user" -d postgres -qc "CREATE ROLE orders_cert LOGIN SUPERUSER" >/dev/null
+export ORDERS_TEST_POSTGRES_CA="$dir/ca.crt" ORDERS_TEST_POSTGRES_OTHER_CA="$dir/other-ca.crt"
+export ORDERS_TEST_POSTGRES_CLIENT_CERT="$dir/client.crt" ORDERS_TEST_POSTGRES_CLIENT_KEY="$dir/client.key"
 
 # PgBouncer, in each pooling mode, in front of the cluster's socket.
 if ! command -v pgbouncer >/dev/null; then

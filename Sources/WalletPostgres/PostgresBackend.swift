@@ -98,6 +98,12 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
     ) async throws(StorageError) -> PostgresBackend {
         let connectTimeout = url.connectTimeout ?? options.connectTimeout
         do {
+            try url.checkTLSFiles()
+        } catch {
+            guard case .malformed(let reason) = error else { throw StorageError(reason: "\(url.redacted): \(error)") }
+            throw StorageError(reason: "\(url.redacted): \(reason)")
+        }
+        do {
             let (connection, _) = try await PostgresServers.connect(url, timeout: connectTimeout, logger: logger)
             do {
                 if options.createIfMissing {
@@ -155,9 +161,8 @@ extension PostgresDatabaseURL {
             let tls: PostgresConnection.Configuration.TLS =
                 switch self.tls {
                 case .disable: .disable
-                case .prefer: .prefer(try NIOSSLContext(configuration: Self.unverifiedTLS))
-                case .require: .require(try NIOSSLContext(configuration: Self.unverifiedTLS))
-                case .verifyFull: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+                case .require, .verifyCA, .verifyFull: .require(try NIOSSLContext(configuration: tlsConfiguration))
                 }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
@@ -166,16 +171,60 @@ extension PostgresDatabaseURL {
         return configuration
     }
 
-    /// libpq's `prefer` and `require`: encrypted, the certificate not checked.
-    private static var unverifiedTLS: TLSConfiguration {
+    /// TLS as libpq's `sslmode` means it: `prefer` and `require` encrypt without checking the
+    /// certificate (`require` checks the chain when `sslrootcert` names roots, as libpq does);
+    /// `verify-ca` checks the chain, `verify-full` the host name too. The roots are `sslrootcert`'s,
+    /// else the system's; `sslcert` and `sslkey`, when given, are presented to the server.
+    var tlsConfiguration: TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateVerification = .none
+        switch tls {
+        case .disable, .prefer: configuration.certificateVerification = .none
+        case .require:
+            configuration.certificateVerification = rootCertificatePath == nil ? .none : .noHostnameVerification
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        if let rootCertificatePath { configuration.trustRoots = .file(rootCertificatePath) }
+        if let clientCertificatePath, let clientKeyPath {
+            configuration.certificateChain =
+                (try? NIOSSLCertificate.fromPEMFile(clientCertificatePath))?.map { .certificate($0) } ?? []
+            configuration.privateKey = (try? NIOSSLPrivateKey(file: clientKeyPath, format: .pem)).map { .privateKey($0) }
+        }
         return configuration
     }
 
-    /// postgres-nio's configuration for this URL: TLS as libpq's `sslmode` means it (`prefer` and
-    /// `require` encrypt without checking the certificate; `verify-full` checks it against the
-    /// system's roots and the host name).
+    /// The TLS files this URL names, checked as libpq checks them before it connects: each
+    /// readable, a root file holding certificates, the client key private (0600 or less, or 0640
+    /// owned by root).
+    func checkTLSFiles() throws(PostgresURLError) {
+        for (parameter, path) in [
+            ("sslrootcert", rootCertificatePath), ("sslcert", clientCertificatePath), ("sslkey", clientKeyPath),
+        ] {
+            guard let path else { continue }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .malformed("\(parameter)=\(path) cannot be read")
+            }
+            if parameter != "sslkey", (try? NIOSSLCertificate.fromPEMFile(path))?.isEmpty != false {
+                throw .malformed("\(parameter)=\(path) holds no PEM certificate")
+            }
+            if parameter == "sslkey", (try? NIOSSLPrivateKey(file: path, format: .pem)) == nil {
+                throw .malformed("sslkey=\(path) holds no PEM private key (an encrypted one is not supported)")
+            }
+        }
+        if let clientKeyPath, let attributes = try? FileManager.default.attributesOfItem(atPath: clientKeyPath),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value,
+            let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value
+        {
+            let allowed: UInt16 = owner == 0 && geteuid() != 0 ? 0o640 : 0o600
+            guard mode & ~allowed & 0o777 == 0 else {
+                throw .malformed(
+                    "sslkey=\(clientKeyPath) has group or world access (mode \(String(mode & 0o777, radix: 8))); "
+                        + "make it 0600 (or 0640 owned by root), as libpq requires")
+            }
+        }
+    }
+
+    /// postgres-nio's configuration for this URL: TLS as ``tlsConfiguration`` says.
     public var clientConfiguration: PostgresClient.Configuration { clientConfiguration(for: endpoint) }
 
     /// postgres-nio's configuration for one of this URL's hosts.
@@ -187,9 +236,8 @@ extension PostgresDatabaseURL {
             let tls: PostgresClient.Configuration.TLS =
                 switch self.tls {
                 case .disable: .disable
-                case .prefer: .prefer(Self.unverifiedTLS)
-                case .require: .require(Self.unverifiedTLS)
-                case .verifyFull: .require(TLSConfiguration.makeClientConfiguration())
+                case .prefer: .prefer(tlsConfiguration)
+                case .require, .verifyCA, .verifyFull: .require(tlsConfiguration)
                 }
             return PostgresClient.Configuration(
                 host: host, port: port, username: user, password: password, database: database, tls: tls)

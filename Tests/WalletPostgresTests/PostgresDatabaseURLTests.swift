@@ -47,6 +47,7 @@ struct PostgresDatabaseURLTests {
             "postgres://wallet:pw@db.example:6543/orders?sslmode=verify-full&prepared=false",
             "postgres://wallet:pw@db1,db2:6000/orders?sslmode=disable&target_session_attrs=primary",
             "postgres://wallet:pw@/orders?host=/run/pg&sslmode=prefer",
+            "postgres://wallet:pw@db.example/orders?sslmode=verify-ca&sslrootcert=/etc/orders/db-ca.pem&sslcert=/etc/orders/c.pem&sslkey=/etc/orders/c.key",
         ])
     func redactedKeepsSettings(_ text: String) throws {
         let url = try PostgresDatabaseURL(text)
@@ -133,11 +134,17 @@ struct PostgresDatabaseURLTests {
             ("postgres://wallet@/orders", "no host"),
             ("postgres://wallet@db:0/orders", "the port must be 1…65535"),
             ("postgres://wallet@db/orders/extra", "the path must be one database name"),
-            ("postgres://wallet@db/orders?sslmode=maybe", "sslmode must be one of disable, prefer, require, verify-full"),
+            (
+                "postgres://wallet@db/orders?sslmode=maybe",
+                "sslmode must be one of disable, prefer, require, verify-ca, verify-full"
+            ),
             ("postgres://wallet@db/orders?application_name=x", "unknown parameter application_name"),
             ("postgres://wallet@db/orders?prepared=no", "prepared must be true or false"),
             ("postgres://wallet@db/orders?sslmode=require&sslmode=disable", "the parameter sslmode is given twice"),
             ("postgres://wallet@/orders?host=/run/pg&sslmode=verify-full", "cannot be used over a Unix socket"),
+            ("postgres://wallet@/orders?host=/run/pg&sslmode=verify-ca", "cannot be used over a Unix socket"),
+            ("postgres://wallet@db/orders?sslrootcert=ca.pem", "sslrootcert must be an absolute path"),
+            ("postgres://wallet@db/orders?sslcert=/c.pem", "give sslcert and sslkey together"),
             ("postgres://wallet@db1,,db2/orders", "the host list has an empty or malformed host"),
             ("postgres://wallet@db1,db2/orders?host=/run/pg", "not both"),
             ("postgres://wallet@/orders?host=/a,/b,/c&port=1,2", "give one port, or as many ports as hosts"),

@@ -3,7 +3,8 @@ import Foundation
 /// Where a PostgreSQL store lives, parsed from the URL `--database` and `ORDERS_DATABASE` take:
 ///
 /// ```
-/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full]
+/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-ca|verify-full]
+/// postgres://USER@db.internal/DATABASE?sslmode=verify-full&sslrootcert=/etc/orders/db-ca.pem&sslcert=…&sslkey=…
 /// postgres://USER@/DATABASE?host=/var/run/postgresql        (a Unix socket directory)
 /// postgres://USER@%2Fvar%2Frun%2Fpostgresql/DATABASE           (the same, as libpq spells it)
 /// postgres://USER@db1:5432,db2:5432/DATABASE?target_session_attrs=read-write
@@ -14,6 +15,13 @@ import Foundation
 /// `HOST1[:PORT1],HOST2[:PORT2]` or `?host=H1,H2&port=P1,P2` — are tried in order, and with
 /// `target_session_attrs=read-write` (or `primary`) only a server that accepts writes is used:
 /// after a failover the store finds the promoted standby itself (docs/scaling-out.md).
+///
+/// TLS as libpq does it: `verify-ca` checks the server's certificate against the trusted roots,
+/// `verify-full` its host name as well; the roots are `sslrootcert` (a PEM file, a managed
+/// service's own CA; `PGSSLROOTCERT` when the URL names none; `system`: the system's roots),
+/// else the system's. With a root file, `require` verifies as `verify-ca` does (libpq's rule).
+/// `sslcert` and `sslkey` are a client certificate and its key, for `pg_hba.conf`'s `cert`
+/// method; the key must be private (0600, or 0640 owned by root), as libpq requires.
 ///
 /// Not libpq's: `prepared=false` runs every statement unnamed (parsed on each execution) instead
 /// of preparing the repeated ones once per connection — for a connection pooler that hands a
@@ -32,6 +40,7 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
 
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
         case disable, prefer, require
+        case verifyCA = "verify-ca"
         case verifyFull = "verify-full"
     }
 
@@ -51,6 +60,12 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// `sslrootcert`: the PEM file of the roots the server's certificate must chain to (nil: the
+    /// system's roots).
+    public var rootCertificatePath: String?
+    /// `sslcert` and `sslkey`: the client certificate (PEM) and its private key.
+    public var clientCertificatePath: String?
+    public var clientKeyPath: String?
     /// Which host is used when there are several (or whether the one must accept writes).
     public var targetSessionAttributes: TargetSessionAttributes
     /// Whether statements the store repeats are prepared once per connection (`prepared`,
@@ -73,8 +88,9 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
     /// The default `pool_timeout`.
     public static let defaultPoolTimeout: Duration = .seconds(10)
 
-    /// Parses `text`; the error names the part that is wrong, never the password.
-    public init(_ text: String) throws(PostgresURLError) {
+    /// Parses `text`; the error names the part that is wrong, never the password. `environment`
+    /// supplies `PGSSLROOTCERT` when the URL names no `sslrootcert`.
+    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresURLError) {
         // URLComponents takes one host; a libpq host list (`h1:p1,h2:p2`) is read here and the
         // first host alone handed on.
         var text = text
@@ -111,7 +127,8 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
             query[item.name] = item.value ?? ""
         }
         let known = [
-            "host", "port", "sslmode", "target_session_attrs", "prepared", "pool_size", "pool_timeout", "connect_timeout",
+            "host", "port", "sslmode", "sslrootcert", "sslcert", "sslkey", "target_session_attrs", "prepared", "pool_size",
+            "pool_timeout", "connect_timeout",
         ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw .malformed("unknown parameter \(unknown) (known: \(known.joined(separator: ", ")))")
@@ -192,12 +209,26 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
             guard let value = TLSMode(rawValue: mode) else {
                 throw .malformed("sslmode must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            if sockets, value == .require || value == .verifyFull {
+            if sockets, value == .require || value == .verifyCA || value == .verifyFull {
                 throw .malformed("sslmode=\(mode) cannot be used over a Unix socket")
             }
             tls = value
         } else {
             tls = sockets ? .disable : .prefer
+        }
+        let root = query["sslrootcert"] ?? environment["PGSSLROOTCERT"].flatMap { $0.isEmpty ? nil : $0 }
+        rootCertificatePath = root == "system" ? nil : root
+        clientCertificatePath = query["sslcert"]
+        clientKeyPath = query["sslkey"]
+        for (parameter, path) in [
+            ("sslrootcert", query["sslrootcert"]), ("sslcert", query["sslcert"]), ("sslkey", query["sslkey"]),
+        ] {
+            if let path, path.isEmpty || (!path.hasPrefix("/") && !(parameter == "sslrootcert" && path == "system")) {
+                throw .malformed("\(parameter) must be an absolute path")
+            }
+        }
+        guard (clientCertificatePath == nil) == (clientKeyPath == nil) else {
+            throw .malformed("give sslcert and sslkey together")
         }
     }
 
@@ -223,6 +254,11 @@ public struct PostgresDatabaseURL: Sendable, Hashable {
         var options: [String] = []
         let sockets = endpoints.allSatisfy { if case .unixSocket = $0 { true } else { false } }
         if tls != (sockets ? .disable : .prefer) { options.append("sslmode=\(tls.rawValue)") }
+        if let rootCertificatePath { options.append("sslrootcert=\(rootCertificatePath)") }
+        if let clientCertificatePath, let clientKeyPath {
+            options.append("sslcert=\(clientCertificatePath)")
+            options.append("sslkey=\(clientKeyPath)")
+        }
         if targetSessionAttributes != .any { options.append("target_session_attrs=\(targetSessionAttributes.rawValue)") }
         if !prepared { options.append("prepared=false") }
         if let poolSize { options.append("pool_size=\(poolSize)") }

@@ -60,7 +60,8 @@ enum PostgresFailure {
         }
         if let tls = error.underlying as? NIOSSLError {
             return "\(tls)".contains("CERTIFICATE_VERIFY_FAILED")
-                ? "TLS: the server's certificate is not signed by a trusted root or does not name this host (sslmode=verify-full)"
+                ? "TLS: the server's certificate is not signed by a trusted root (sslrootcert, else the system's roots) "
+                    + "or does not name this host (verify-full)"
                 : "TLS handshake failed (\(tls))"
         }
         let words = describe(code: error.code)
