@@ -21,6 +21,20 @@ public struct StoredSigningIdentity: Sendable, Hashable {
     /// When the identity was added (or last replaced).
     public var addedAt: Date
 
+    /// What tells this identity from another of its type: the certificate and where the key is
+    /// (a renewed certificate with the same key, or the same certificate with its key moved into
+    /// a token, is another revision). Lowercase hex SHA-256.
+    public var revision: String {
+        let location = (try? Self.locationEncoder.encode(key)).map { String(decoding: $0, as: UTF8.self) } ?? key.summary
+        return SHA256Digest.hex(of: Data((certificateSHA256 + "\n" + location).utf8))
+    }
+
+    private static var locationEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     public init(
         orderTypeIdentifier: String, teamIdentifier: String, certificatePEM: String, intermediatesPEM: String,
         certificateSHA256: String, key: SigningKeyLocation, notAfter: Date, addedAt: Date

@@ -64,6 +64,9 @@ public struct OrdersServer: Sendable {
         /// holding one delays it by this much. Keep it above the slowest send (10 s for a
         /// delivery).
         public var outboxLease: Duration
+        /// How often this instance checks that it can sign with each active and staged identity
+        /// and records it for `orders signing status` and `activate` (default 30 s).
+        public var signingCheckInterval: Duration = .seconds(30)
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, tls: TLSCredentials? = nil, idleTimeout: Duration = .seconds(60),
@@ -165,7 +168,12 @@ public struct OrdersServer: Sendable {
                 for warning in warnings { logger.warning("\(warning)") }
                 await onListening(port)
             })
-        services += [drainer, ConsentSweeper(wallet: wallet, logger: logger), SigningExpiryWatch(wallet: wallet, logger: logger)]
+        services += [
+            drainer, ConsentSweeper(wallet: wallet, logger: logger), SigningExpiryWatch(wallet: wallet, logger: logger),
+            SigningIdentityReporter(
+                wallet: wallet, instance: SigningIdentityReporter.instanceName(), interval: configuration.signingCheckInterval,
+                logger: logger),
+        ]
         if wallet.configuration.availability.isDataAvailable(.financialData) {
             do {
                 services += try Self.backgroundDelivery(wallet: wallet, configuration: configuration)

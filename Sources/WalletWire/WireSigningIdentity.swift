@@ -11,10 +11,12 @@ public struct WireSigningIdentity: Codable, Sendable, Hashable {
     public var addedAt: Date
     /// `file /etc/orders/shop.key, passphrase from $SHOP_KEY_PASSPHRASE` or a PKCS#11 URI.
     public var key: String
-    /// Set by `add`: whether the type's previous identity was replaced.
+    /// Set by `add`: whether the type's previous identity (active, or staged) was replaced.
     @Nullable public var replacedAnother: Bool?
+    /// Set by `add`: whether it was staged beside the active identity.
+    @Nullable public var staged: Bool?
 
-    public init(_ identity: StoredSigningIdentity, replacedAnother: Bool? = nil) {
+    public init(_ identity: StoredSigningIdentity, replacedAnother: Bool? = nil, staged: Bool? = nil) {
         orderTypeIdentifier = identity.orderTypeIdentifier
         teamIdentifier = identity.teamIdentifier
         certificateSHA256 = identity.certificateSHA256
@@ -22,5 +24,6 @@ public struct WireSigningIdentity: Codable, Sendable, Hashable {
         addedAt = identity.addedAt
         key = identity.key.summary
         self.replacedAnother = replacedAnother
+        self.staged = staged
     }
 }

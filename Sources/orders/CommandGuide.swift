@@ -109,7 +109,7 @@ enum CommandGuide {
                 "orders signing add --order-type com.merchant.order --certificate order.pem --pkcs11-uri 'pkcs11:token=shop;object=order-key' --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --passphrase-file /run/secrets/pin",
             ],
             exits:
-                "Exit status: 0 stored, 1 refused (not an Order Type ID certificate for the type, expired, untrusted, not the key's, or a secret in the URI), 2 usage, I/O or store error."
+                "Exit status: 0 stored (staged beside an active identity, or active), 1 refused (not an Order Type ID certificate for the type, expired, untrusted, not the key's, or a secret in the URI), 2 usage, I/O or store error."
         ),
         "author": Entry(
             examples: [
@@ -120,6 +120,15 @@ enum CommandGuide {
                 "Exit status: 0 authored, 1 refused (invalid content, a field the service owns, a patch of no stored order, no signing identity), 2 usage, I/O or store error."
         ),
         "signing list": Entry(examples: ["orders signing list --json"], exits: operatorCommand),
+        "signing status": Entry(examples: ["orders signing status", "orders signing status --json"], exits: operatorCommand),
+        "signing activate": Entry(
+            examples: [
+                "orders signing activate --order-type com.merchant.order",
+                "orders signing activate --order-type com.merchant.order --force",
+            ],
+            exits:
+                "Exit status: 0 activated, 1 nothing staged (signing.nothingStaged) or a live instance cannot sign with it (signing.notLoadableEverywhere), 2 usage or store error."
+        ),
         "signing remove": Entry(
             examples: ["orders signing remove --order-type com.merchant.order"],
             exits: "Exit status: 0 removed, 1 no identity for the type, 2 usage or store error."),

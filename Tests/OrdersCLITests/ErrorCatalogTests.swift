@@ -32,6 +32,8 @@ struct ErrorCatalogTests {
             SigningIdentityError.wrongOrderType(certificate: "a", expected: "b"),
             SigningIdentityError.certificateExpired(reason: "r"), SigningIdentityError.untrustedChain(reason: "r"),
             SigningIdentityError.cannotSign(reason: "r"), SigningIdentityError.notFound(orderTypeIdentifier: "t"),
+            SigningIdentityError.nothingStaged(orderTypeIdentifier: "t"),
+            SigningIdentityError.notLoadableEverywhere(orderTypeIdentifier: "t", instances: ["a: r"]),
             AuthoringError.invalidContent(reason: "r"), AuthoringError.identifierMismatch(field: "f", given: "g", expected: "e"),
             AuthoringError.immutableField(field: "createdAt", stored: "s"),
             AuthoringError.orderNotFound(orderTypeIdentifier: "t", orderIdentifier: "i"), AuthoringError.contended(attempts: 4),

@@ -216,16 +216,21 @@ struct SigningCommandTests {
         let table = try await workspace.run(["signing", "list"])
         #expect(table.lines.first?.hasPrefix("ORDER TYPE") == true && table.stdout.contains("ABCDE12345"))
 
-        let replaced = try await Self.add(
-            workspace,
-            [
-                "--order-type", Self.type, "--certificate", "order.pem", "--key", "order.key", "--intermediate",
-                Self.pki("wwdr.pem"), "--json",
-            ]
-            .map { $0 == "order.pem" || $0 == "order.key" ? Self.pki($0) : $0 })
-        #expect(replaced.status == 0 && replaced.stdout.contains(#""replacedAnother":true"#), "\(replaced.stderr)")
+        // Another identity for the type is staged beside the active one; --activate replaces it at once.
+        let next = [
+            "--order-type", Self.type, "--certificate", Self.pki("order.pem"), "--key", Self.pki("order.key"), "--intermediate",
+            Self.pki("wwdr.pem"), "--json",
+        ]
+        let staged = try await Self.add(workspace, next)
+        #expect(staged.status == 0 && staged.stdout.contains(#""staged":true"#), "\(staged.stdout)\(staged.stderr)")
+        let listedAfterStaging = try await workspace.run(["signing", "list", "--json"])
+        #expect(listedAfterStaging.stdout.contains(".p12, passphrase from"), "the active identity is still the PKCS#12 one")
+        let replaced = try await Self.add(workspace, next + ["--activate"])
+        #expect(
+            replaced.status == 0 && replaced.stdout.contains(#""replacedAnother":true"#)
+                && replaced.stdout.contains(#""staged":false"#), "\(replaced.stderr)")
 
-        let everything = [added, json, table, replaced].map { $0.stdout + $0.stderr }.joined()
+        let everything = [added, json, table, staged, replaced].map { $0.stdout + $0.stderr }.joined()
         #expect(!everything.contains(passphrase), "no secret printed")
         #expect(workspace.storeBytes().range(of: Data(passphrase.utf8)) == nil, "no passphrase stored")
 

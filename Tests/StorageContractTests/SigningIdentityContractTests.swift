@@ -46,4 +46,55 @@ struct SigningIdentityContractTests {
         #expect(try await identities.remove(orderTypeIdentifier: "order.com.\u{0}") == false)
         #expect(try await identities.identities() == [rotated, c])
     }
+
+    @Test(
+        "a staged identity beside the active one: listed apart, activated only as checked, in one unit of work; reports kept per instance and revision",
+        arguments: BackendFactory.all)
+    func stagedAndReports(_ factory: BackendFactory) async throws {
+        let identities = try await factory.make().signingIdentities
+        let active = Self.identity("order.com.a", key: .file(path: "/etc/orders/a.key", passphrase: nil), at: 1_790_000_000)
+        var next = Self.identity(
+            "order.com.a", key: .file(path: "/etc/orders/a-2027.p12", passphrase: .environment(name: "A_2027")),
+            at: 1_790_000_100)
+        #expect(try await identities.put(active) == false)
+        #expect(try await identities.stage(next) == false)
+        #expect(try await identities.identities() == [active], "staging changes nothing that signs")
+        #expect(try await identities.stagedIdentities() == [next])
+        #expect(active.revision != next.revision, "the same certificate with its key moved is another revision")
+
+        let at = Date(timeIntervalSince1970: 1_790_000_200)
+        let reports = [
+            SigningIdentityReport(
+                instance: "a-1", orderTypeIdentifier: "order.com.a", revision: next.revision, loaded: true, reason: nil,
+                reportedAt: at),
+            SigningIdentityReport(
+                instance: "b-2", orderTypeIdentifier: "order.com.a", revision: next.revision, loaded: false,
+                reason: "signer.secretUnavailable: $A_2027 is not set", reportedAt: at.addingTimeInterval(1)),
+        ]
+        for report in reports { try await identities.record(report, forgetBefore: .distantPast) }
+        var fixed = reports[1]
+        fixed.loaded = true
+        fixed.reason = nil
+        fixed.reportedAt = at.addingTimeInterval(2)
+        try await identities.record(fixed, forgetBefore: .distantPast)
+        #expect(try await identities.reports() == [fixed, reports[0]], "one report per instance and revision, newest first")
+        try await identities.record(
+            SigningIdentityReport(
+                instance: "c-3", orderTypeIdentifier: "order.com.a", revision: active.revision, loaded: true, reason: nil,
+                reportedAt: at.addingTimeInterval(3)), forgetBefore: at.addingTimeInterval(1))
+        #expect(try await identities.reports().map(\.instance) == ["c-3", "b-2"], "reports before the cut are forgotten")
+        try await identities.forgetReports(of: "c-3")
+        #expect(try await identities.reports().map(\.instance) == ["b-2"])
+
+        // Activated only as checked: another revision staged since is not taken.
+        #expect(try await identities.activate(orderTypeIdentifier: "order.com.a", revision: active.revision) == nil)
+        #expect(try await identities.activate(orderTypeIdentifier: "order.com.a", revision: next.revision) == next)
+        #expect(try await identities.identities() == [next])
+        #expect(try await identities.stagedIdentities() == [])
+        #expect(try await identities.activate(orderTypeIdentifier: "order.com.a", revision: next.revision) == nil)
+        next.addedAt = Date(timeIntervalSince1970: 1_790_000_300)
+        #expect(try await identities.stage(next) == false)
+        #expect(try await identities.removeStaged(orderTypeIdentifier: "order.com.a"))
+        #expect(try await identities.removeStaged(orderTypeIdentifier: "order.com.a") == false)
+    }
 }

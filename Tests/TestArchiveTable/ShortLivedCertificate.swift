@@ -38,9 +38,20 @@ public enum ShortLivedCertificate {
         return (certificate, key)
     }
 
-    private static func openssl(_ arguments: [String]) throws {
+    /// ``make(days:)``'s certificate and key in a PKCS#12 file encrypted with `passphrase`.
+    public static func pkcs12(days: Int, passphrase: String) throws -> String {
+        let (certificate, key) = try make(days: days)
+        let path = URL(fileURLWithPath: certificate).deletingLastPathComponent().appendingPathComponent("short.p12").path
+        try openssl(
+            ["pkcs12", "-export", "-in", certificate, "-inkey", key, "-passout", "env:P12_PASSPHRASE", "-out", path],
+            environment: ["P12_PASSPHRASE": passphrase])
+        return path
+    }
+
+    private static func openssl(_ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

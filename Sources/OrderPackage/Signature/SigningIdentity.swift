@@ -70,6 +70,11 @@ public enum SigningIdentityError: Error, Sendable, Equatable, CustomStringConver
     case cannotSign(reason: String)
     /// A store holds no identity for the order type.
     case notFound(orderTypeIdentifier: String)
+    /// `orders signing activate` with no identity staged for the order type.
+    case nothingStaged(orderTypeIdentifier: String)
+    /// A live service instance cannot load the staged identity, or has not yet said whether it
+    /// can: activating it would stop that instance signing (`instances`: each with its reason).
+    case notLoadableEverywhere(orderTypeIdentifier: String, instances: [String])
 
     init?(refusing error: SignatureError) {
         switch error {
@@ -92,6 +97,12 @@ public enum SigningIdentityError: Error, Sendable, Equatable, CustomStringConver
         case .untrustedChain(let reason): "the certificate does not chain to a trusted root: \(reason)"
         case .cannotSign(let reason): "the identity cannot sign what Wallet accepts: \(reason)"
         case .notFound(let type): "no signing identity for the order type \(type.debugDescription)"
+        case .nothingStaged(let type):
+            "no signing identity is staged for the order type \(type.debugDescription) (orders signing add stages one)"
+        case .notLoadableEverywhere(let type, let instances):
+            "the staged identity of \(type.debugDescription) is not known to sign on every live instance — "
+                + instances.joined(separator: "; ")
+                + " — so activating it would stop those instances signing; fix them (orders signing status), or --force"
         }
     }
 }
@@ -105,12 +116,17 @@ extension SigningIdentityError: WalletError {
         case .untrustedChain: "signing.untrustedChain"
         case .cannotSign: "signing.cannotSign"
         case .notFound: "signing.notFound"
+        case .nothingStaged: "signing.nothingStaged"
+        case .notLoadableEverywhere: "signing.notLoadableEverywhere"
         }
     }
 
     public var message: String { description }
     public var category: ErrorCategory {
-        if case .notFound = self { return .notFound }
-        return .invalidInput
+        switch self {
+        case .notFound, .nothingStaged: .notFound
+        case .notLoadableEverywhere: .conflict
+        default: .invalidInput
+        }
     }
 }

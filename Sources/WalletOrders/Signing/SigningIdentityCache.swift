@@ -16,6 +16,16 @@ import Synchronization
 final class SigningIdentityCache: Sendable {
     private let entries = Mutex<[String: (row: StoredSigningIdentity, identity: SigningIdentity)]>([:])
     private let failures = Mutex<[String: Failure]>([:])
+    /// Staged identities this process loaded, by revision: checked once, reported thereafter.
+    private let staged = Mutex<[String: SigningIdentity]>([:])
+
+    func keepStaged(_ identity: SigningIdentity, for row: StoredSigningIdentity) {
+        staged.withLock { $0[row.revision] = identity }
+    }
+
+    func staged(_ row: StoredSigningIdentity) -> SigningIdentity? {
+        staged.withLock { $0[row.revision] }
+    }
 
     struct Failure {
         var row: StoredSigningIdentity

@@ -24,8 +24,14 @@ extension WalletStore {
     ///   certificate's (`signer.keyMismatch`) or a secret is misplaced; ``SigningIdentityError``
     ///   when the certificate is not an Order Type ID certificate for the type, is not valid now,
     ///   or does not chain to a root the store's verifier trusts.
+    ///
+    /// With `activation` ``SigningActivation/staged`` (the default) an identity for a type that
+    /// already has one is staged beside it: the active one keeps signing until
+    /// ``activateSigningIdentity(orderTypeIdentifier:force:liveWithin:)`` — so that an instance
+    /// that cannot load the new key (its passphrase variable not yet set) never stops signing.
     public func addSigningIdentity(
-        orderTypeIdentifier: String, certificate: Data?, key: SigningKeyLocation, intermediates: [Data] = []
+        orderTypeIdentifier: String, certificate: Data?, key: SigningKeyLocation, intermediates: [Data] = [],
+        activation: SigningActivation = .staged
     ) async throws -> AddedSigningIdentity {
         try await control.checkUsable(.orders, for: "addSigningIdentity")
         let signer = try OrderSigner(certificate: certificate, key: key, intermediates: intermediates)
@@ -37,9 +43,14 @@ extension WalletStore {
             certificatePEM: signer.certificatePEM, intermediatesPEM: signer.intermediatesPEM,
             certificateSHA256: signer.certificateSHA256, key: key, notAfter: identity.notAfter ?? .distantFuture,
             addedAt: now)
+        if activation == .staged, try await backend.signingIdentities.identity(orderTypeIdentifier: orderTypeIdentifier) != nil {
+            let replaced = try await backend.signingIdentities.stage(row)
+            signingIdentityCache.keepStaged(identity, for: row)
+            return AddedSigningIdentity(identity: row, replacedAnother: replaced, isStaged: true)
+        }
         let replaced = try await backend.signingIdentities.put(row)
         signingIdentityCache.keep(identity, for: row)
-        return AddedSigningIdentity(identity: row, replacedAnother: replaced)
+        return AddedSigningIdentity(identity: row, replacedAnother: replaced, isStaged: false)
     }
 
     /// Every identity the store holds, by order type.
@@ -95,16 +106,20 @@ extension WalletStore {
     /// and its signature verified with the chain and signer policy Wallet applies; and each
     /// certificate's expiry. What `orders doctor` reports.
     public func checkSigningIdentities() async throws -> [SigningIdentityHealth] {
-        try await backend.signingIdentities.identities().map { row in
+        let active = try await backend.signingIdentities.identities().map { ($0, false) }
+        let staged = try await backend.signingIdentities.stagedIdentities().map { ($0, true) }
+        return (active + staged).map { row, isStaged in
             let failure: (any WalletError)?
             do {
                 _ = try load(row)
                 failure = nil
             } catch let error as any WalletError {
                 failure = error
+            } catch {
+                failure = SigningIdentityError.cannotSign(reason: "\(error)")
             }
             return SigningIdentityHealth(
-                identity: row,
+                identity: row, isStaged: isStaged,
                 expiries: CertificateExpiry.of(certificatePEM: row.certificatePEM, intermediatesPEM: row.intermediatesPEM),
                 failure: failure)
         }
@@ -120,7 +135,7 @@ extension WalletStore {
         return expiries
     }
 
-    private func load(_ row: StoredSigningIdentity) throws -> SigningIdentity {
+    func load(_ row: StoredSigningIdentity) throws -> SigningIdentity {
         let signer = try OrderSigner(
             certificate: Data(row.certificatePEM.utf8), key: row.key,
             intermediates: row.intermediatesPEM.isEmpty ? [] : [Data(row.intermediatesPEM.utf8)])
@@ -133,15 +148,27 @@ extension WalletStore {
 /// What ``WalletStore/checkSigningIdentities()`` found of one identity.
 public struct SigningIdentityHealth: Sendable {
     public let identity: StoredSigningIdentity
+    /// Whether it is staged, waiting to replace the type's active identity.
+    public let isStaged: Bool
     /// Its certificate's expiry, then each intermediate's.
     public let expiries: [CertificateExpiry]
     /// Why it cannot sign now (`signer.*`, `signing.*`), nil when it can.
     public let failure: (any WalletError)?
 }
 
-/// What ``WalletStore/addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:)`` stored.
+/// What ``WalletStore/addSigningIdentity(orderTypeIdentifier:certificate:key:intermediates:activation:)`` stored.
 public struct AddedSigningIdentity: Sendable, Hashable {
     public let identity: StoredSigningIdentity
-    /// Whether the order type had an identity, now replaced.
+    /// Whether the order type had an identity in the same place (active, or staged), now replaced.
     public let replacedAnother: Bool
+    /// Whether it was staged beside the active one rather than made active.
+    public let isStaged: Bool
+}
+
+/// When a new signing identity signs.
+public enum SigningActivation: Sendable, Hashable {
+    /// Beside an active identity, staged until activated; the first of its type, at once.
+    case staged
+    /// At once, replacing the active identity (one instance, or every instance known to load it).
+    case immediately
 }

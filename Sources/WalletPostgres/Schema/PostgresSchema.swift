@@ -76,6 +76,32 @@ enum PostgresSchema {
             ]),
         // SQLite's orders.v7: one waiting push per device and order type.
         PostgresMigration(version: 12, name: "orders.v7", statements: PushOutboxCoalescing.migration),
+        // SQLite's orders.v8: a staged identity beside the active one, and the instances' reports.
+        PostgresMigration(
+            version: 13, name: "orders.v8",
+            statements: [
+                """
+                CREATE TABLE stagedSigningIdentities (
+                    orderTypeIdentifier TEXT COLLATE "C" PRIMARY KEY,
+                    teamIdentifier TEXT COLLATE "C" NOT NULL,
+                    certificate TEXT COLLATE "C" NOT NULL,
+                    intermediates TEXT COLLATE "C" NOT NULL,
+                    certificateSHA256 TEXT COLLATE "C" NOT NULL,
+                    keyLocation TEXT COLLATE "C" NOT NULL,
+                    notAfter BIGINT NOT NULL,
+                    addedAt BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE signingIdentityReports (
+                    instance TEXT COLLATE "C" NOT NULL,
+                    orderTypeIdentifier TEXT COLLATE "C" NOT NULL,
+                    revision TEXT COLLATE "C" NOT NULL,
+                    loaded INTEGER NOT NULL,
+                    reason TEXT COLLATE "C",
+                    reportedAt BIGINT NOT NULL,
+                    PRIMARY KEY (instance, orderTypeIdentifier, revision))
+                """,
+            ]),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

@@ -132,5 +132,32 @@ enum WebServiceTables {
                 try db.execute(sql: statement)
             }
         }
+
+        // Rotation without an outage (issue 53): an identity staged beside the active one, and
+        // what each service instance reported of loading each.
+        migrator.registerMigration("orders.v8") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stagedSigningIdentities (
+                        orderTypeIdentifier TEXT PRIMARY KEY NOT NULL,
+                        teamIdentifier TEXT NOT NULL,
+                        certificate TEXT NOT NULL,
+                        intermediates TEXT NOT NULL,
+                        certificateSHA256 TEXT NOT NULL,
+                        keyLocation TEXT NOT NULL,
+                        notAfter INTEGER NOT NULL,
+                        addedAt INTEGER NOT NULL
+                    );
+                    CREATE TABLE signingIdentityReports (
+                        instance TEXT NOT NULL,
+                        orderTypeIdentifier TEXT NOT NULL,
+                        revision TEXT NOT NULL,
+                        loaded INTEGER NOT NULL,
+                        reason TEXT,
+                        reportedAt INTEGER NOT NULL,
+                        PRIMARY KEY (instance, orderTypeIdentifier, revision)
+                    );
+                    """)
+        }
     }
 }

@@ -25,6 +25,13 @@ package enum StoreLayout {
                 "orderTypeIdentifier", "teamIdentifier", "certificate", "intermediates", "certificateSHA256", "keyLocation",
                 "notAfter", "addedAt",
             ]),
+        // A staged identity is carried; the instances' reports are not (the new store's instances report anew).
+        CopiedTable(
+            "stagedSigningIdentities",
+            [
+                "orderTypeIdentifier", "teamIdentifier", "certificate", "intermediates", "certificateSHA256", "keyLocation",
+                "notAfter", "addedAt",
+            ]),
         // The owner's password and the registered clients with their tokens; sessions, codes,
         // sign-in attempts and trusted browsers are not carried (the owner signs in again).
         CopiedTable("ownerCredential", ["id", "passwordHash", "changedAt"]),

@@ -18,6 +18,15 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
         "orderTypeIdentifier, teamIdentifier, certificate, intermediates, certificateSHA256, keyLocation, notAfter, addedAt"
 
     package func put(_ identity: StoredSigningIdentity) async throws(StorageError) -> Bool {
+        try await write(identity, into: "signingIdentities")
+    }
+
+    package func stage(_ identity: StoredSigningIdentity) async throws(StorageError) -> Bool {
+        try await write(identity, into: "stagedSigningIdentities")
+    }
+
+    /// `identity` as the one row of its type in `table`; whether it replaced one.
+    private func write(_ identity: StoredSigningIdentity, into table: String) async throws(StorageError) -> Bool {
         let location = try Self.encode(identity.key)
         guard
             [
@@ -33,10 +42,9 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
         return try await reportingStorageErrors {
             try await executor.write { connection in
                 let replaced = try await connection.returnsRow(
-                    "DELETE FROM signingIdentities WHERE orderTypeIdentifier = $1 RETURNING 1",
-                    [.text(identity.orderTypeIdentifier)])
+                    "DELETE FROM \(table) WHERE orderTypeIdentifier = $1 RETURNING 1", [.text(identity.orderTypeIdentifier)])
                 try await connection.execute(
-                    "INSERT INTO signingIdentities (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", arguments)
+                    "INSERT INTO \(table) (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", arguments)
                 return replaced
             }
         }
@@ -69,6 +77,101 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
             try await executor.write { connection in
                 try await connection.returnsRow(
                     "DELETE FROM signingIdentities WHERE orderTypeIdentifier = $1 RETURNING 1", [.text(orderTypeIdentifier)])
+            }
+        }
+    }
+
+    package func stagedIdentities() async throws(StorageError) -> [StoredSigningIdentity] {
+        try await reportingStorageErrors {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    "SELECT \(Self.columns) FROM stagedSigningIdentities ORDER BY orderTypeIdentifier", [], Self.decode)
+            }
+        }
+    }
+
+    package func activate(
+        orderTypeIdentifier: String, revision: String
+    ) async throws(StorageError) -> StoredSigningIdentity? {
+        guard StorableText.isExact(orderTypeIdentifier) else { return nil }
+        let lockingRead = executor.dialect.lockingRead
+        return try await reportingStorageErrors {
+            try await executor.write { connection in
+                let staged = try await connection.fetch(
+                    "SELECT \(Self.columns) FROM stagedSigningIdentities WHERE orderTypeIdentifier = $1 \(lockingRead)",
+                    [.text(orderTypeIdentifier)], Self.decode
+                ).first
+                guard let staged, staged.revision == revision else { return nil }
+                try await connection.execute(
+                    "DELETE FROM signingIdentities WHERE orderTypeIdentifier = $1", [.text(orderTypeIdentifier)])
+                try await connection.execute(
+                    """
+                    INSERT INTO signingIdentities (\(Self.columns))
+                    SELECT \(Self.columns) FROM stagedSigningIdentities WHERE orderTypeIdentifier = $1
+                    """, [.text(orderTypeIdentifier)])
+                try await connection.execute(
+                    "DELETE FROM stagedSigningIdentities WHERE orderTypeIdentifier = $1", [.text(orderTypeIdentifier)])
+                return staged
+            }
+        }
+    }
+
+    package func removeStaged(orderTypeIdentifier: String) async throws(StorageError) -> Bool {
+        guard StorableText.isExact(orderTypeIdentifier) else { return false }
+        return try await reportingStorageErrors {
+            try await executor.write { connection in
+                try await connection.returnsRow(
+                    "DELETE FROM stagedSigningIdentities WHERE orderTypeIdentifier = $1 RETURNING 1", [.text(orderTypeIdentifier)]
+                )
+            }
+        }
+    }
+
+    package func record(_ report: SigningIdentityReport, forgetBefore: Date) async throws(StorageError) {
+        guard [report.instance, report.orderTypeIdentifier, report.revision].allSatisfy(StorableText.isExact) else {
+            throw StorageError(reason: "a signing identity report's text cannot contain U+0000")
+        }
+        let reason = report.reason.map { String($0.replacingOccurrences(of: "\u{0}", with: "").prefix(500)) }
+        let key: [SQLValue] = [.text(report.instance), .text(report.orderTypeIdentifier), .text(report.revision)]
+        try await reportingStorageErrors {
+            try await executor.write { connection in
+                try await connection.execute(
+                    "DELETE FROM signingIdentityReports WHERE instance = $1 AND orderTypeIdentifier = $2 AND revision = $3", key)
+                try await connection.execute(
+                    """
+                    INSERT INTO signingIdentityReports (instance, orderTypeIdentifier, revision, loaded, reason, reportedAt)
+                    VALUES ($1, $2, $3, $4, $5, $6)
+                    """,
+                    key + [.integer(report.loaded ? 1 : 0), .text(reason), .instant(report.reportedAt)])
+                try await connection.execute(
+                    "DELETE FROM signingIdentityReports WHERE reportedAt < $1", [.instant(forgetBefore)])
+            }
+        }
+    }
+
+    package func reports() async throws(StorageError) -> [SigningIdentityReport] {
+        try await reportingStorageErrors {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    """
+                    SELECT instance, orderTypeIdentifier, revision, loaded, reason, reportedAt FROM signingIdentityReports
+                    ORDER BY reportedAt DESC, instance
+                    """, []
+                ) { row in
+                    SigningIdentityReport(
+                        instance: try row.text(0), orderTypeIdentifier: try row.text(1), revision: try row.text(2),
+                        loaded: try row.integer(3) != 0, reason: try row.optionalText(4),
+                        reportedAt: Microseconds.date(try row.integer(5)))
+                }
+            }
+        }
+    }
+
+    package func forgetReports(of instance: String) async throws(StorageError) {
+        guard StorableText.isExact(instance) else { return }
+        try await reportingStorageErrors {
+            try await executor.write { connection in
+                try await connection.execute("DELETE FROM signingIdentityReports WHERE instance = $1", [.text(instance)])
             }
         }
     }

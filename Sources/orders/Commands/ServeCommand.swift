@@ -143,7 +143,17 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var outboxLease = 60
 
+    @Option(
+        name: .customLong("signing-check-interval"),
+        help: ArgumentHelp(
+            "How often to check that this instance can sign with each active and staged identity (orders signing status).",
+            valueName: "seconds"))
+    var signingCheckInterval = 30
+
     func validate() throws {
+        guard (1...3_600).contains(signingCheckInterval) else {
+            throw ValidationError("--signing-check-interval must be 1…3600 seconds, not \(signingCheckInterval)")
+        }
         guard (1...100_000).contains(maximumHistoryStreams), (1...1_000).contains(maximumHistoryStreamsPerClient) else {
             throw ValidationError("--max-history-streams takes 1…100000 and --max-history-streams-per-client 1…1000")
         }
@@ -205,6 +215,7 @@ struct ServeCommand: AsyncParsableCommand {
                 servesTLS: tlsCertificate != nil, publicURL: publicURL?.lowercased(),
                 allowedWebServiceURLs: try webServiceURLs.allowed()),
             outboxLease: .seconds(outboxLease))
+        configuration.signingCheckInterval = .seconds(signingCheckInterval)
         if let tlsCertificate, let tlsKey {
             configuration.tls = OrdersServer.TLSCredentials(
                 certificateChainPEM: try FileInput.contents(of: tlsCertificate, what: "TLS certificate"),

@@ -71,7 +71,7 @@ enum DeploymentDoctor {
         }
         var checks: [DoctorCheck] = []
         for identity in health {
-            let type = identity.identity.orderTypeIdentifier
+            let type = identity.identity.orderTypeIdentifier + (identity.isStaged ? " (staged)" : "")
             if let failure = identity.failure {
                 checks.append(.error("signing \(type)", failure))
             } else {
