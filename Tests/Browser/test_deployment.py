@@ -71,6 +71,31 @@ def wait_listening(port, process, what):
     raise AssertionError(f"{what} does not listen on {port} within 30 s")
 
 
+def start_nginx(folder, upstream, tls_port, http_port, certificate, key):
+    """Debian's nginx with the guide's site, inside the http block Debian's nginx.conf gives it, in
+    front of `orders serve` on `upstream`; only ports, host name, certificate and key replaced."""
+    site = fenced("nginx")
+    site = replaced(site, "server 127.0.0.1:8080;", f"server 127.0.0.1:{upstream};")
+    site = replaced(site, "listen 80;", f"listen 127.0.0.1:{http_port};")
+    site = replaced(site, "listen 443 ssl http2;", f"listen 127.0.0.1:{tls_port} ssl http2;")
+    site = replaced(site, "wallet.example.com", "localhost")
+    site = replaced(site, "/etc/ssl/orders/fullchain.pem", certificate)
+    site = replaced(site, "/etc/ssl/orders/privkey.pem", key)
+    with open(os.path.join(folder, "orders.conf"), "w") as file:
+        file.write(site)
+    temporary = "".join(f"{kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    with open(os.path.join(folder, "nginx.conf"), "w") as file:
+        file.write(("user root;\n" if os.geteuid() == 0 else "")
+                   + f"worker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
+                   + "events { worker_connections 256; }\n"
+                   + f"http {{\naccess_log {folder}/access.log;\n{temporary}"
+                   + f"include {folder}/orders.conf;\n}}\n")
+    nginx = subprocess.Popen([NGINX, "-p", folder, "-e", f"{folder}/error.log", "-c", f"{folder}/nginx.conf", "-g",
+                              "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_listening(tls_port, nginx, "nginx")
+    return nginx
+
+
 class Proxied:
     """The guide's deployment on this machine: `orders serve` as the unit starts it, nginx in
     front with the guide's site, a self-signed certificate for localhost."""
@@ -125,28 +150,7 @@ class Proxied:
             else:
                 time.sleep(0.05)
 
-        # The site, inside the http block Debian's nginx.conf gives it.
-        site = fenced("nginx")
-        site = replaced(site, "server 127.0.0.1:8080;", f"server 127.0.0.1:{self.upstream};")
-        site = replaced(site, "listen 80;", f"listen 127.0.0.1:{self.http_port};")
-        site = replaced(site, "listen 443 ssl http2;", f"listen 127.0.0.1:{self.tls_port} ssl http2;")
-        site = replaced(site, "wallet.example.com", "localhost")
-        site = replaced(site, "/etc/ssl/orders/fullchain.pem", self.certificate)
-        site = replaced(site, "/etc/ssl/orders/privkey.pem", key)
-        with open(os.path.join(self.folder, "orders.conf"), "w") as file:
-            file.write(site)
-        temporary = "".join(f"{kind}_temp_path {self.folder}/{kind};\n"
-                            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-        with open(os.path.join(self.folder, "nginx.conf"), "w") as file:
-            file.write(("user root;\n" if os.geteuid() == 0 else "")
-                       + f"worker_processes 1;\npid {self.folder}/nginx.pid;\nerror_log {self.folder}/error.log warn;\n"
-                       + "events { worker_connections 256; }\n"
-                       + f"http {{\naccess_log {self.folder}/access.log;\n{temporary}"
-                       + f"include {self.folder}/orders.conf;\n}}\n")
-        self.nginx = subprocess.Popen([NGINX, "-p", self.folder, "-e", f"{self.folder}/error.log", "-c",
-                                       f"{self.folder}/nginx.conf", "-g", "daemon off;"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wait_listening(self.tls_port, self.nginx, "nginx")
+        self.nginx = start_nginx(self.folder, self.upstream, self.tls_port, self.http_port, self.certificate, key)
         self.context = ssl.create_default_context(cafile=self.certificate)
         oauth.trust(self.certificate)
 
