@@ -1,6 +1,9 @@
 import Foundation
+import OrderPackage
 import TestArchiveTable
 import Testing
+
+@testable import orders
 
 /// `orders doctor` checks what breaks a deployment (issue 53, items 3 and 4): each check
 /// produces ok, warn and error here, as its line and in `--json`, and the exit status follows
@@ -136,5 +139,21 @@ struct DoctorCommandTests {
         #expect(result.status == 1)
         #expect(result.checks["store"]?.status == "error" && result.checks["store"]?.code == "store.corrupt")
         #expect(result.checks["signing \(Self.type)"] == nil, "a damaged store's identities are not read")
+    }
+
+    @Test("an expiry check: ok beyond 30 days, warn within, error once expired (the certificate's and the intermediate's words)")
+    func expiryStates() {
+        let notAfter = Date(timeIntervalSince1970: 1_800_000_000)
+        let certificate = CertificateExpiry(role: .certificate, subject: "CN=Order Type ID", notAfter: notAfter)
+        let intermediate = CertificateExpiry(role: .intermediate, subject: "CN=WWDR", notAfter: notAfter)
+        let far = DeploymentDoctor.expiry(certificate, of: Self.type, now: notAfter.addingTimeInterval(-31 * 86_400))
+        #expect(far.status == .ok && far.detail.hasSuffix("in 31 days") && far.check == "expiry \(Self.type) certificate")
+        let near = DeploymentDoctor.expiry(certificate, of: Self.type, now: notAfter.addingTimeInterval(-29.5 * 86_400))
+        #expect(near.status == .warn && near.detail.contains("in 29 days: request a new Order Type ID certificate"))
+        let wwdr = DeploymentDoctor.expiry(intermediate, of: Self.type, now: notAfter.addingTimeInterval(-86_400))
+        #expect(wwdr.status == .warn && wwdr.detail.contains("add Apple's current WWDR intermediate"))
+        let expired = DeploymentDoctor.expiry(certificate, of: Self.type, now: notAfter.addingTimeInterval(1))
+        #expect(expired.status == .error && expired.code == "signing.certificateExpired")
+        #expect(expired.line.hasPrefix("error expiry \(Self.type) certificate: CN=Order Type ID expired at "))
     }
 }
