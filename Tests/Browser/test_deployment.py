@@ -71,6 +71,23 @@ def wait_listening(port, process, what):
     raise AssertionError(f"{what} does not listen on {port} within 30 s")
 
 
+def start_serve(arguments, environment, folder, cwd=None):
+    """`orders serve` started as `arguments` say; waits for its `listening on` line. The process,
+    its port and its standard error's file."""
+    log = open(os.path.join(folder, "serve.err"), "w+")
+    out = open(os.path.join(folder, "serve.out"), "w+")
+    process = subprocess.Popen(arguments, stdout=out, stderr=log, env=environment, cwd=cwd)
+    deadline = time.monotonic() + 60
+    while True:
+        out.seek(0)
+        match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", out.readline())
+        if match:
+            return process, int(match.group(1)), log
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"orders serve did not start: {open(log.name).read()}")
+        time.sleep(0.05)
+
+
 def start_nginx(folder, upstream, tls_port, http_port, certificate, key):
     """Debian's nginx with the guide's site, inside the http block Debian's nginx.conf gives it, in
     front of `orders serve` on `upstream`; only ports, host name, certificate and key replaced."""
@@ -135,21 +152,7 @@ class Proxied:
             environment[name] = value
         location = self.deployment.location
         environment["ORDERS_DATABASE" if location[0] == "--database" else "ORDERS_STORE"] = location[1]
-        self.serve_log = open(os.path.join(self.folder, "serve.err"), "w+")
-        serve_out = open(os.path.join(self.folder, "serve.out"), "w+")
-        self.serve = subprocess.Popen(arguments, stdout=serve_out, stderr=self.serve_log, env=environment)
-        deadline = time.monotonic() + 60
-        self.upstream = None
-        while self.upstream is None:
-            serve_out.seek(0)
-            match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", serve_out.readline())
-            if match:
-                self.upstream = int(match.group(1))
-            elif self.serve.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"orders serve did not start: {open(self.serve_log.name).read()}")
-            else:
-                time.sleep(0.05)
-
+        self.serve, self.upstream, self.serve_log = start_serve(arguments, environment, self.folder)
         self.nginx = start_nginx(self.folder, self.upstream, self.tls_port, self.http_port, self.certificate, key)
         self.context = ssl.create_default_context(cafile=self.certificate)
         oauth.trust(self.certificate)

@@ -20,7 +20,7 @@ import pytest
 import requests
 
 from deployment import ORDERS
-from test_deployment import GUIDE, fenced, free_port, replaced, start_nginx
+from test_deployment import GUIDE, fenced, free_port, replaced, start_nginx, start_serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PKI = os.path.join(ROOT, "TestArchives", "pki")
@@ -102,22 +102,9 @@ class ServiceUser:
                 self.environment[name] = value
         # The first identity, then the store exists for the service to open.
         self.add(0)
-        self.serve_log = open(os.path.join(self.folder, "serve.err"), "w+")
-        serve_out = open(os.path.join(self.folder, "serve.out"), "w+")
-        self.serve = subprocess.Popen(
+        self.serve, self.upstream, self.serve_log = start_serve(
             ["setpriv", f"--reuid={self.user.pw_uid}", f"--regid={self.user.pw_gid}", "--init-groups"] + arguments,
-            stdout=serve_out, stderr=self.serve_log, env=self.environment, cwd=self.state)
-        deadline = time.monotonic() + 60
-        self.upstream = None
-        while self.upstream is None:
-            serve_out.seek(0)
-            match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", serve_out.readline())
-            if match:
-                self.upstream = int(match.group(1))
-            elif self.serve.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"orders serve did not start: {open(self.serve_log.name).read()}")
-            else:
-                time.sleep(0.05)
+            self.environment, self.folder, cwd=self.state)
         certificate = os.path.join(self.folder, "fullchain.pem")
         key = os.path.join(self.folder, "privkey.pem")
         subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
