@@ -87,7 +87,7 @@ struct StoreFileModeTests {
         #expect(open.stderr.contains("the passphrase file \(passphrase) is readable by every user of this machine (mode 0604)"))
 
         for path in [key, passphrase] { try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path) }
-        let closed = try await SigningCommandTests.add(workspace, arguments + ["--passphrase-file", passphrase])
+        let closed = try await SigningCommandTests.add(workspace, arguments + ["--passphrase-file", passphrase, "--activate"])
         #expect(closed.status == 0 && closed.stderr.isEmpty, "\(closed.stderr)")
     }
 }
