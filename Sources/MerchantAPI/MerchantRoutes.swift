@@ -12,7 +12,7 @@ import WalletWire
 
 /// The merchant API (`/api/v1`): merchant backends upload signed archives and ask about stored
 /// orders with a bearer API key, which limits them to its order types (the access core's
-/// entitlements, as for any FinanceStore client). The contract is `docs/openapi.json`.
+/// entitlements, through `MerchantOrders`). The contract is `docs/openapi.json`.
 package struct MerchantRoutes: Sendable {
     package typealias Context = OrdersRequestContext
 
@@ -50,7 +50,7 @@ package struct MerchantRoutes: Sendable {
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,
     /// `409` a newer version is stored (or a conflict), `422` invalid, `403` not the key's type.
     @Sendable func saveOrder(_ request: Request, context: MerchantContext) async throws -> Response {
-        let store = financeStore(context)
+        let store = merchantOrders(context)
         try request.requireMediaType(Self.archiveMediaTypes)
         let archive = try await LimitedBody.collect(request, limit: limits.archiveBodySize)
         let prepared: PreparedOrder
@@ -77,7 +77,7 @@ package struct MerchantRoutes: Sendable {
     /// `GET /api/v1/orders/{type}/{id}[?updatedDate=RFC3339]`: containsOrder and the stored
     /// facts; `404` with `"result": "notFound"` when not stored (or not the key's type).
     @Sendable func containsOrder(_ request: Request, context: MerchantContext) async throws -> Response {
-        let store = financeStore(context)
+        let store = merchantOrders(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         var updatedAt: RFC3339Timestamp?
         if let text = request.uri.queryParameters.get("updatedDate") {
@@ -98,7 +98,7 @@ package struct MerchantRoutes: Sendable {
     /// `GET /api/v1/orders?type=T&limit=N&cursor=C`: the key's orders, most recently updated
     /// first, a page at a time.
     @Sendable func listOrders(_ request: Request, context: MerchantContext) async throws -> Response {
-        let store = financeStore(context)
+        let store = merchantOrders(context)
         let parameters = request.uri.queryParameters
         var limit = 100
         if let text = parameters.get("limit") {
@@ -123,7 +123,7 @@ package struct MerchantRoutes: Sendable {
     /// `DELETE /api/v1/orders/{type}/{id}`: `200 {"removed": true}`, or `404` with
     /// `"removed": false`.
     @Sendable func removeOrder(_ request: Request, context: MerchantContext) async throws -> Response {
-        let store = financeStore(context)
+        let store = merchantOrders(context)
         let identifier = try PathParameter.orderIdentifier(in: context)
         let removed = try await store.removeOrder(identifier)
         return Response.json(
@@ -146,8 +146,8 @@ package struct MerchantRoutes: Sendable {
     }
 
     /// The client the request's API key acts as.
-    private func financeStore(_ context: MerchantContext) -> FinanceStore {
-        wallet.financeStore(for: context.caller.key.client)
+    private func merchantOrders(_ context: MerchantContext) -> MerchantOrders {
+        wallet.merchantOrders(for: context.caller.key.client)
     }
 }
 

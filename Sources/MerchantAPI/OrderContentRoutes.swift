@@ -98,7 +98,7 @@ struct OrderContentRoutes: Sendable {
     ) async throws -> Response {
         let identifier = try PathParameter.orderIdentifier(in: context)
         let key = context.caller.key
-        let store = wallet.financeStore(for: key.client)
+        let store = wallet.merchantOrders(for: key.client)
         // One instant for the answer, so that a receipt and the response hold the same bytes.
         let now = wallet.configuration.clock()
         guard let idempotencyKey = try Self.idempotencyKey(request) else {

@@ -127,6 +127,14 @@ struct LayeringTests {
         #expect(backend.map(\.path) == [])
     }
 
+    @Test("merchants reach orders through MerchantOrders, never FinanceKit's FinanceStore (issue 54, item 3)")
+    func merchantFacade() throws {
+        let merchantAPI = try Self.sources().filter { $0.path.hasPrefix("Sources/MerchantAPI/") }
+        #expect(merchantAPI.count > 3)
+        #expect(merchantAPI.filter { $0.text.contains("FinanceStore") || $0.text.contains("financeStore(") }.map(\.path) == [])
+        #expect(merchantAPI.contains { $0.text.contains("merchantOrders(for:") })
+    }
+
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
     func rendering() throws {
         let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]

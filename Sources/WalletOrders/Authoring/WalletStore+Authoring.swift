@@ -29,7 +29,7 @@ extension WalletStore {
     }
 }
 
-extension FinanceStore {
+extension MerchantOrders {
     /// ``WalletStore/authorOrder(_:content:webService:basis:)`` for this client: only order types it is
     /// entitled to (others: `FinanceAccessError.notEntitled` before anything is read or signed),
     /// the version recorded as uploaded by `uploadedBy` (a merchant API key).

@@ -3,7 +3,7 @@ import WalletOrders
 
 /// The stored orders a command acts on: every order for the operator (``OrderStore``), or only
 /// the order types a client is entitled to when one is given (`--client`, `ORDERS_CLIENT`,
-/// ``FinanceStore``) — for every command, so that `list`, `show` or `export` never reveal what
+/// ``MerchantOrders``) — for every command, so that `list`, `show` or `export` never reveal what
 /// `check` calls `notFound`. Both stores already have these methods.
 protocol OrderReader: Sendable {
     func orders(matching query: OrderQuery) async throws -> [StoredOrder]
@@ -15,14 +15,14 @@ protocol OrderReader: Sendable {
 }
 
 extension OrderStore: OrderReader {}
-extension FinanceStore: OrderReader {}
+extension MerchantOrders: OrderReader {}
 
 extension StoreOptions {
     /// The orders as `client` (or, without one, the operator) sees them; each store checks that
     /// orders are usable itself.
     func orderReader(client: ClientOptions, writes: Bool = false) async throws -> any OrderReader {
         let wallet = try await wallet(writes: writes)
-        if let identifier = try client.optionalIdentifier { return wallet.financeStore(for: identifier) }
+        if let identifier = try client.optionalIdentifier { return wallet.merchantOrders(for: identifier) }
         return wallet.orders
     }
 }
