@@ -20,7 +20,7 @@ func serve() async throws {
     let wallet = try WalletStore(path: "/var/lib/orders/orders.sqlite")
     let service = OrdersService(wallet: wallet, configuration: .init(basePath: "/wallet", logger: logger))
     let pushes = OutboxDrainer(
-        outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations,
+        outbox: wallet.outboxes.pushes, registrations: wallet.outboxes.registrations,
         sender: RecordingPushSender(logger: logger), logger: logger)
     let app = service.application(
         host: "127.0.0.1", port: 8080, services: [pushes],

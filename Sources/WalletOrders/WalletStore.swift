@@ -23,8 +23,10 @@ import WalletStorage
 /// type changes nothing, in this process or any other using the same store.
 public final class WalletStore: Sendable {
     public let configuration: WalletConfiguration
-    /// Where the data lives: the embedded SQLite file, or another `StorageBackend`.
-    public let backend: any StorageBackend
+    /// Where the data lives: the embedded SQLite file, or another `StorageBackend`. Not API: the
+    /// store's operations (and ``outboxes`` for drainers) are the way in, so that every rule on
+    /// the data is applied; tests reach it with `@_spi(Testing) import WalletOrders`.
+    @_spi(Testing) public let backend: any StorageBackend
     /// The order store without client entitlements: the operator's view. It checks that orders
     /// are available and not restricted before every read or write.
     public let orders: OrderStore

@@ -127,12 +127,17 @@ struct LayeringTests {
         #expect(backend.map(\.path) == [])
     }
 
-    @Test("merchants reach orders through MerchantOrders, never FinanceKit's FinanceStore (issue 54, item 3)")
+    @Test(
+        "merchants reach orders through MerchantOrders, never FinanceKit's FinanceStore; the backend is a testing SPI (issue 54, item 3)"
+    )
     func merchantFacade() throws {
         let merchantAPI = try Self.sources().filter { $0.path.hasPrefix("Sources/MerchantAPI/") }
         #expect(merchantAPI.count > 3)
         #expect(merchantAPI.filter { $0.text.contains("FinanceStore") || $0.text.contains("financeStore(") }.map(\.path) == [])
         #expect(merchantAPI.contains { $0.text.contains("merchantOrders(for:") })
+        // The backend is no API: above the store, only tests reach it, through the testing SPI.
+        let store = try #require(try Self.sources().first { $0.path == "Sources/WalletOrders/WalletStore.swift" })
+        #expect(store.text.contains("@_spi(Testing) public let backend: any StorageBackend"))
     }
 
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")

@@ -5,7 +5,7 @@ import Logging
 import StorageContract
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 import WalletPostgres
 

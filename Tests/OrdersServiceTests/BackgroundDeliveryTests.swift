@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 
 /// Background delivery in process, with a clock the test moves: the planner and the drainer as

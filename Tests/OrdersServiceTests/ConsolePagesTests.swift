@@ -6,7 +6,7 @@ import OrderStorage
 import OrdersService
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletPrimitives
 
 @Suite("The operator console: orders, versions and their diff, devices, the push outbox, API keys, the upload form")

@@ -7,7 +7,7 @@ import OrderStorage
 import OrdersService
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 
 @Suite("Push through APNs (a local HTTP/2 TLS server playing it)")

@@ -9,7 +9,7 @@ import OrdersService
 import Synchronization
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 import WalletPrimitives
 

@@ -4,7 +4,7 @@ import OrderStorage
 import Synchronization
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 
 /// What the drainer does alone is tested in WalletOutboxTests; here, through `orders serve`.

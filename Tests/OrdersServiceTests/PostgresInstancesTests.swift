@@ -8,7 +8,7 @@ import Synchronization
 import TestArchiveTable
 import Testing
 import WalletCore
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletPostgres
 
 /// Two `orders serve` processes on one PostgreSQL database — directly and through PgBouncer in

@@ -1,7 +1,7 @@
 import Foundation
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 
 @Suite("Grants filter every read; imports are all or nothing; orders need entitlements")
 struct GrantAndImportTests {

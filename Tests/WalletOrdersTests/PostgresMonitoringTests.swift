@@ -2,7 +2,7 @@ import FinanceData
 import Foundation
 import StorageContract
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletPostgres
 
 /// History monitoring (`isMonitoring: true`) on PostgreSQL polls, as on SQLite: no LISTEN/NOTIFY.

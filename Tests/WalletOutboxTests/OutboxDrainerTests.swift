@@ -4,7 +4,7 @@ import OrderStorage
 import Synchronization
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 import WalletOutbox
 
 /// A sender that answers from a script and records what it was asked to send.

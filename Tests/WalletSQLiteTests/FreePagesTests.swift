@@ -4,7 +4,7 @@ import OrderStorage
 import StorageContract
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 
 @testable import WalletSQLite
 

@@ -3,7 +3,7 @@ import GRDB
 import StorageContract
 import TestArchiveTable
 import Testing
-import WalletOrders
+@_spi(Testing) import WalletOrders
 
 @testable import WalletSQLite
 

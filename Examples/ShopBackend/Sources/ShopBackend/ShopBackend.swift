@@ -40,7 +40,7 @@ struct ShopBackend {
 
         let service = OrdersService(wallet: wallet, configuration: .init(basePath: "/wallet", logger: logger))
         let pushes = OutboxDrainer(
-            outbox: wallet.backend.pushOutbox, registrations: wallet.backend.registrations,
+            outbox: wallet.outboxes.pushes, registrations: wallet.outboxes.registrations,
             sender: RecordingPushSender(logger: logger), logger: logger)
         let port = Int(environment["SHOP_PORT"] ?? "") ?? 8080
         let app = service.application(
