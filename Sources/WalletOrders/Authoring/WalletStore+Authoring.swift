@@ -43,13 +43,15 @@ extension MerchantOrders {
         webService: WebServiceURLPolicy, uploadedBy: String? = nil,
         receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
     ) async throws -> AuthoredOrder {
+        // The entitlement is read once, here: the reads and the save below are of this one order
+        // (the store still checks availability and restriction on each).
         guard try await mayContain(identifier, for: "authorOrder") else {
             throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
         }
-        let store = self
+        let orders = wallet.clientOrders
         return try await OrderAuthoring(
-            wallet: wallet, webService: webService, readArchive: { try await store.archive($0) },
-            prepare: { store.prepareOrder(signedArchive: $0) }, save: { try await store.saveOrderWithDecision($0) }
+            wallet: wallet, webService: webService, readArchive: { try await orders.archive($0) },
+            prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrderWithDecision($0) }
         ).author(identifier, content: content, uploadedBy: uploadedBy, receipt: receipt)
     }
 
