@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestArchiveTable
 import Testing
 
 /// A PostgreSQL server that never answers: the URL's `connect_timeout` bounds the wait, and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestArchiveTable
 import Testing
 
 /// What `--help` and a usage error teach (issue 41, item 6): the command's own usage, one default

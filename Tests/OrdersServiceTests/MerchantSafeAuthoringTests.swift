@@ -237,18 +237,10 @@ struct MerchantSafeAuthoringTests {
         let answer = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         let details = try #require(answer["orderDetails"] as? [String: Any])
         let snippet = OrdersBinary.url.deletingLastPathComponent().appendingPathComponent("ApplePayOrderDetails")
-        let process = Process()
-        process.executableURL = snippet
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: body)
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        await process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await OrdersProcess.run(
+            executable: snippet, [], stdinText: String(decoding: body, as: UTF8.self), in: TestArchiveTable.directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = run.stdout
         let expected = ["orderTypeIdentifier", "orderIdentifier", "webServiceURL", "authenticationToken"].map {
             details[$0] as? String ?? "missing \($0)"
         }

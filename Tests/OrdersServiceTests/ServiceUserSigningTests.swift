@@ -18,20 +18,14 @@ struct ServiceUserSigningTests {
     /// everything), with `environment` (a token's `SOFTHSM2_CONF`).
     static func store(key: [String], environment: [String: String]) async throws -> (ServiceFixture, token: String) {
         let fixture = try await ServiceFixture.make()
-        let process = Process()
-        process.executableURL = OrdersBinary.url
-        process.arguments =
+        let added = try await OrdersProcess.run(
             [
                 "signing", "add", "--store", fixture.storePath, "--order-type", ServiceFixture.shopType, "--certificate",
                 TestArchiveTable.directory.appendingPathComponent("pki/order.pem").path, "--intermediate",
                 TestArchiveTable.directory.appendingPathComponent("pki/wwdr.pem").path, "--trust-root",
                 TestArchiveTable.testRoot.path,
-            ] + key
-        process.environment = OrdersBinary.environment(adding: environment)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        await process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "orders signing add")
+            ] + key, environment: environment)
+        try #require(added.status == 0, "orders signing add: \(added.stderr)")
         let token = try await fixture.wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType]).token
         try await fixture.wallet.close()
         try Self.give(fixture.directory.path, to: nobody)

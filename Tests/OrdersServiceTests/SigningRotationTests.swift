@@ -13,27 +13,11 @@ struct SigningRotationTests {
     static let type = ServiceFixture.shopType
     static let content = ServiceFixture.path("api", "v1", "orders", type, "ORDER-1", "content")
 
-    /// `orders ARGUMENTS --store STORE` with `environment`: exit status, standard output and error.
+    /// `orders ARGUMENTS --store STORE` with `environment`.
     static func orders(
         _ arguments: [String], store: String, environment: [String: String] = [:]
-    ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let folder = try TemporaryDirectory.make("rotation-cli")
-        let out = folder.appendingPathComponent("out")
-        let err = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = OrdersBinary.url
-        process.arguments = arguments + ["--store", store]
-        process.environment = OrdersBinary.environment(adding: environment)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        await process.waitUntilExit()
-        return (
-            process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        )
+    ) async throws -> OrdersProcess.Result {
+        try await OrdersProcess.run(arguments + ["--store", store], environment: environment)
     }
 
     /// The staged identity's instances as `orders signing status --json` lists them: instance → loaded.

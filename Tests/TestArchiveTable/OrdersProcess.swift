@@ -1,19 +1,18 @@
 import Foundation
 import Synchronization
-import TestArchiveTable
 
 /// Runs the built `orders` binary (or another program) as a child process.
-struct OrdersProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+public struct OrdersProcess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static let binary = OrdersBinary.url
+    public static let binary = OrdersBinary.url
 
-    static func run(
+    public static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         stdinText: String? = nil,
@@ -29,7 +28,7 @@ struct OrdersProcess {
     /// ``runBlocking(executable:_:environment:stdinText:in:standardOutput:timeout:)`` on a thread
     /// of its own (``BlockingWork``), so that waiting for the child holds none of the threads the
     /// other tests' tasks run on.
-    static func run(
+    public static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
         standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
     ) async throws -> Result {
@@ -42,7 +41,7 @@ struct OrdersProcess {
 
     /// ``run(_:environment:stdinText:in:standardOutput:timeout:)`` on the calling thread, for code
     /// already on a thread of its own.
-    static func runBlocking(
+    public static func runBlocking(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL = TestArchiveTable.directory,
         timeout: TimeInterval = 300
     ) throws -> Result {
@@ -56,7 +55,7 @@ struct OrdersProcess {
     /// Standard output and standard error are drained at the same time, and `stdinText` is
     /// written meanwhile, so a child that fills one pipe while the test waits on another never
     /// blocks. Every pipe is closed before returning: hundreds of tests run in one process.
-    static func runBlocking(
+    public static func runBlocking(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], stdinText: String? = nil, in directory: URL,
         standardOutput: FileHandle? = nil, timeout: TimeInterval = 300
     ) throws -> Result {
