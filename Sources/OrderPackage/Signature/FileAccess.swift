@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 #if canImport(Glibc)
     import Glibc
@@ -46,11 +47,7 @@ enum FileAccess {
     static func owner(of path: String) -> (owner: String, mode: String)? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        let digits = String(status.st_mode & 0o7777, radix: 8)
-        return (
-            "\(userName(status.st_uid)):\(groupName(status.st_gid))",
-            String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        )
+        return ("\(userName(status.st_uid)):\(groupName(status.st_gid))", FileModeText.octal(status.st_mode))
     }
 
     /// This process's effective user, `name (uid N)`.

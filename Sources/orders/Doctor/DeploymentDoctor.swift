@@ -5,6 +5,7 @@ import OrderStorage
 import WalletOrders
 import WalletOutbox
 import WalletPrimitives
+import WalletSQLite
 
 /// The checks `orders doctor` runs beyond the store's pages: what stops a deployment from
 /// authoring, pushing or verifying, found before a request does.
@@ -118,7 +119,7 @@ enum DeploymentDoctor {
         guard !files.isEmpty else { return [] }
         let open = files.compactMap { what, path in
             SecretFileMode.readableByOthers(path).map {
-                "the \(what) file \(path) is readable by everyone (\(FileMode.octal($0)))"
+                "the \(what) file \(path) is readable by everyone (\(FileModeText.octal($0)))"
             }
         }
         guard open.isEmpty else {
@@ -127,16 +128,18 @@ enum DeploymentDoctor {
         return [.ok("files \(type)", files.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ": not readable by others")]
     }
 
-    /// The store's files (SQLite): private to the owner, or its group with `ORDERS_STORE_MODE=0640`.
+    /// The store's files (SQLite): no wider than a mode the store creates them with
+    /// (``WalletSQLite/StoreFileMode``: the owner alone, or its group reading).
     static func storeModes(path: String) -> DoctorCheck {
+        let widest = StoreFileMode.allCases.reduce(mode_t(0)) { $0 | $1.fileMode }
         var open: [String] = []
         var seen: [String] = []
         for file in [path, path + "-wal", path + "-shm"] {
             var status = stat()
             guard stat(file, &status) == 0 else { continue }
             let mode = status.st_mode & 0o7777
-            seen.append("\(URL(fileURLWithPath: file).lastPathComponent) \(FileMode.octal(mode))")
-            if mode & 0o007 != 0 || mode & 0o020 != 0 { open.append("\(file) is \(FileMode.octal(mode))") }
+            seen.append("\(URL(fileURLWithPath: file).lastPathComponent) \(FileModeText.octal(mode))")
+            if mode & ~widest != 0 { open.append("\(file) is \(FileModeText.octal(mode))") }
         }
         guard open.isEmpty else {
             return .warn(
@@ -145,13 +148,5 @@ enum DeploymentDoctor {
                     + ": the store holds order tokens and the owner's password hash; chmod 600 (or 640 for the service's group)")
         }
         return .ok("store-files", seen.joined(separator: ", "))
-    }
-}
-
-/// Permission bits as `chmod` takes them.
-enum FileMode {
-    static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode & 0o7777, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import WalletPrimitives
 
 /// Warns when a file holding a secret — a private key, a passphrase, a PIN — can be read by
 /// every user of the machine. The command goes on (exit 0): the operator decides, but is told,
@@ -16,13 +17,7 @@ enum SecretFileMode {
     static func warn(_ path: String, what: String) {
         guard let mode = readableByOthers(path) else { return }
         Output.warning(
-            "\(what) \(path) is readable by every user of this machine (mode \(String(mode, radix: 8).leftPadded(to: 4))); "
+            "\(what) \(path) is readable by every user of this machine (mode \(FileModeText.octal(mode))); "
                 + "make it private: chmod 600 \(path)")
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
