@@ -218,7 +218,7 @@ extension PostgresDatabaseURL {
             let allowed: UInt16 = owner == 0 && geteuid() != 0 ? 0o640 : 0o600
             guard mode & ~allowed & 0o777 == 0 else {
                 throw .malformed(
-                    "sslkey=\(clientKeyPath) has group or world access (mode \(FileModeText.octal(UInt32(mode)))); "
+                    "sslkey=\(clientKeyPath) has group or world access (mode \(String(mode & 0o777, radix: 8))); "
                         + "make it 0600 (or 0640 owned by root), as libpq requires")
             }
         }
