@@ -31,9 +31,9 @@ public protocol SigningIdentityRepository: Sendable {
     /// Removes the staged identity of `orderTypeIdentifier`; returns whether there was one.
     func removeStaged(orderTypeIdentifier: String) async throws(StorageError) -> Bool
 
-    /// Records `report`, replacing the instance's earlier one for the same identity, and forgets
-    /// reports older than `forgetBefore` (instances gone).
-    func record(_ report: SigningIdentityReport, forgetBefore: Date) async throws(StorageError)
+    /// Records `reports` in one unit of work, each replacing its instance's earlier one for the
+    /// same identity, and forgets reports older than `forgetBefore` (instances gone).
+    func record(_ reports: [SigningIdentityReport], forgetBefore: Date) async throws(StorageError)
 
     /// Every report, newest first.
     func reports() async throws(StorageError) -> [SigningIdentityReport]

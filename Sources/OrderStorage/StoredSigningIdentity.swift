@@ -25,14 +25,7 @@ public struct StoredSigningIdentity: Sendable, Hashable {
     /// (a renewed certificate with the same key, or the same certificate with its key moved into
     /// a token, is another revision). Lowercase hex SHA-256.
     public var revision: String {
-        let location = (try? Self.locationEncoder.encode(key)).map { String(decoding: $0, as: UTF8.self) } ?? key.summary
-        return SHA256Digest.hex(of: Data((certificateSHA256 + "\n" + location).utf8))
-    }
-
-    private static var locationEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        SHA256Digest.hex(of: Data((certificateSHA256 + "\n" + key.canonicalJSON).utf8))
     }
 
     public init(

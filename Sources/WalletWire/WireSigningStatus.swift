@@ -33,10 +33,11 @@ public struct WireSigningStatus: Codable, Sendable, Hashable {
         self.orderTypeIdentifier = orderTypeIdentifier
         func identity(_ row: StoredSigningIdentity?) -> Identity? {
             row.map { row in
-                Identity(
-                    certificateSHA256: row.certificateSHA256, revision: row.revision, notAfter: row.notAfter,
+                let revision = row.revision
+                return Identity(
+                    certificateSHA256: row.certificateSHA256, revision: revision, notAfter: row.notAfter,
                     key: row.key.summary,
-                    instances: reports.filter { $0.revision == row.revision }.map { report in
+                    instances: reports.filter { $0.revision == revision }.map { report in
                         Instance(
                             instance: report.instance, live: now.timeIntervalSince(report.reportedAt) <= liveWithin,
                             loaded: report.loaded, reason: report.reason, reportedAt: report.reportedAt)

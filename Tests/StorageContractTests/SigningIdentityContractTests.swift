@@ -71,17 +71,19 @@ struct SigningIdentityContractTests {
                 instance: "b-2", orderTypeIdentifier: "order.com.a", revision: next.revision, loaded: false,
                 reason: "signer.secretUnavailable: $A_2027 is not set", reportedAt: at.addingTimeInterval(1)),
         ]
-        for report in reports { try await identities.record(report, forgetBefore: .distantPast) }
+        try await identities.record(reports, forgetBefore: .distantPast)
         var fixed = reports[1]
         fixed.loaded = true
         fixed.reason = nil
         fixed.reportedAt = at.addingTimeInterval(2)
-        try await identities.record(fixed, forgetBefore: .distantPast)
+        try await identities.record([fixed], forgetBefore: .distantPast)
         #expect(try await identities.reports() == [fixed, reports[0]], "one report per instance and revision, newest first")
         try await identities.record(
-            SigningIdentityReport(
-                instance: "c-3", orderTypeIdentifier: "order.com.a", revision: active.revision, loaded: true, reason: nil,
-                reportedAt: at.addingTimeInterval(3)), forgetBefore: at.addingTimeInterval(1))
+            [
+                SigningIdentityReport(
+                    instance: "c-3", orderTypeIdentifier: "order.com.a", revision: active.revision, loaded: true, reason: nil,
+                    reportedAt: at.addingTimeInterval(3))
+            ], forgetBefore: at.addingTimeInterval(1))
         #expect(try await identities.reports().map(\.instance) == ["c-3", "b-2"], "reports before the cut are forgotten")
         try await identities.forgetReports(of: "c-3")
         #expect(try await identities.reports().map(\.instance) == ["b-2"])

@@ -18,6 +18,15 @@ public enum SigningKeyLocation: Sendable, Hashable, Codable {
     /// registered with p11-kit), logging in with the PIN from `pin`.
     case pkcs11(uri: String, module: String?, pin: SecretSource?)
 
+    /// The stored form: the `Codable` JSON with sorted keys and unescaped slashes, one text per
+    /// location (what a store keeps, and what an identity's revision is computed from).
+    public var canonicalJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A location is strings and optionals: encoding it cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? summary
+    }
+
     /// What a person reads in a listing: the path or URI and where the secret is, never a secret.
     public var summary: String {
         switch self {

@@ -35,7 +35,7 @@ extension WalletStore {
         for row in try await backend.signingIdentities.identities() {
             let failure: (any Error)?
             do {
-                _ = try await signingIdentity(for: row.orderTypeIdentifier)
+                _ = try signingIdentity(of: row)
                 failure = nil
             } catch {
                 failure = error
@@ -53,9 +53,7 @@ extension WalletStore {
             }
             reports.append(Self.report(instance: instance, row: row, failure: failure, at: now))
         }
-        for report in reports {
-            try await backend.signingIdentities.record(report, forgetBefore: now.addingTimeInterval(-86_400))
-        }
+        try await backend.signingIdentities.record(reports, forgetBefore: now.addingTimeInterval(-86_400))
         return reports
     }
 
@@ -95,11 +93,12 @@ extension WalletStore {
         else { throw SigningIdentityError.nothingStaged(orderTypeIdentifier: orderTypeIdentifier) }
         if !force {
             let now = configuration.clock()
+            let revision = staged.revision
             let reports = try await backend.signingIdentities.reports()
             let live = Set(reports.filter { now.timeIntervalSince($0.reportedAt) <= liveWithin }.map(\.instance))
             var objections: [String] = []
             for instance in live.sorted() {
-                let report = reports.first { $0.instance == instance && $0.revision == staged.revision }
+                let report = reports.first { $0.instance == instance && $0.revision == revision }
                 switch report {
                 case nil: objections.append("\(instance) has not checked it yet (it does every 30 s)")
                 case let report? where !report.loaded: objections.append("\(instance): \(report.reason ?? "cannot load it")")

@@ -86,6 +86,12 @@ extension WalletStore {
         guard let row = try await backend.signingIdentities.identity(orderTypeIdentifier: orderTypeIdentifier) else {
             throw SigningIdentityError.notFound(orderTypeIdentifier: orderTypeIdentifier)
         }
+        return try signingIdentity(of: row)
+    }
+
+    /// The signer of `row` (the type's active identity, read by the caller): kept, or loaded under
+    /// the failure backoff.
+    func signingIdentity(of row: StoredSigningIdentity) throws -> SigningIdentity {
         let now = configuration.clock()
         if let kept = signingIdentityCache.identity(for: row), kept.notAfter.map({ $0 > now }) ?? true {
             return kept

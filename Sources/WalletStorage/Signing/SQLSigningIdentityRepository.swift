@@ -27,7 +27,7 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
 
     /// `identity` as the one row of its type in `table`; whether it replaced one.
     private func write(_ identity: StoredSigningIdentity, into table: String) async throws(StorageError) -> Bool {
-        let location = try Self.encode(identity.key)
+        let location = identity.key.canonicalJSON
         guard
             [
                 identity.orderTypeIdentifier, identity.teamIdentifier, identity.certificatePEM, identity.intermediatesPEM,
@@ -127,22 +127,25 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
         }
     }
 
-    package func record(_ report: SigningIdentityReport, forgetBefore: Date) async throws(StorageError) {
-        guard [report.instance, report.orderTypeIdentifier, report.revision].allSatisfy(StorableText.isExact) else {
+    package func record(_ reports: [SigningIdentityReport], forgetBefore: Date) async throws(StorageError) {
+        guard reports.allSatisfy({ [$0.instance, $0.orderTypeIdentifier, $0.revision].allSatisfy(StorableText.isExact) }) else {
             throw StorageError(reason: "a signing identity report's text cannot contain U+0000")
         }
-        let reason = report.reason.map { String($0.replacingOccurrences(of: "\u{0}", with: "").prefix(500)) }
-        let key: [SQLValue] = [.text(report.instance), .text(report.orderTypeIdentifier), .text(report.revision)]
         try await reportingStorageErrors {
             try await executor.write { connection in
-                try await connection.execute(
-                    "DELETE FROM signingIdentityReports WHERE instance = $1 AND orderTypeIdentifier = $2 AND revision = $3", key)
-                try await connection.execute(
-                    """
-                    INSERT INTO signingIdentityReports (instance, orderTypeIdentifier, revision, loaded, reason, reportedAt)
-                    VALUES ($1, $2, $3, $4, $5, $6)
-                    """,
-                    key + [.integer(report.loaded ? 1 : 0), .text(reason), .instant(report.reportedAt)])
+                for report in reports {
+                    let key: [SQLValue] = [.text(report.instance), .text(report.orderTypeIdentifier), .text(report.revision)]
+                    let reason = report.reason.map { String($0.replacingOccurrences(of: "\u{0}", with: "").prefix(500)) }
+                    try await connection.execute(
+                        "DELETE FROM signingIdentityReports WHERE instance = $1 AND orderTypeIdentifier = $2 AND revision = $3",
+                        key)
+                    try await connection.execute(
+                        """
+                        INSERT INTO signingIdentityReports (instance, orderTypeIdentifier, revision, loaded, reason, reportedAt)
+                        VALUES ($1, $2, $3, $4, $5, $6)
+                        """,
+                        key + [.integer(report.loaded ? 1 : 0), .text(reason), .instant(report.reportedAt)])
+                }
                 try await connection.execute(
                     "DELETE FROM signingIdentityReports WHERE reportedAt < $1", [.instant(forgetBefore)])
             }
@@ -173,16 +176,6 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
             try await executor.write { connection in
                 try await connection.execute("DELETE FROM signingIdentityReports WHERE instance = $1", [.text(instance)])
             }
-        }
-    }
-
-    private static func encode(_ location: SigningKeyLocation) throws(StorageError) -> String {
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(location), as: UTF8.self)
-        } catch {
-            throw StorageError(reason: "cannot encode a key location: \(error)")
         }
     }
 

@@ -192,7 +192,8 @@ struct SigningCommand: AsyncParsableCommand {
             for status in statuses {
                 for (state, identity) in [("active", status.active), ("staged", status.staged)] {
                     guard let identity else { continue }
-                    let rows = status.reports.filter { $0.revision == identity.revision }
+                    let revision = identity.revision
+                    let rows = status.reports.filter { $0.revision == revision }
                     let facts = [
                         status.orderTypeIdentifier, state, String(identity.certificateSHA256.prefix(16)),
                         RFC3339Timestamp(identity.notAfter).text,
