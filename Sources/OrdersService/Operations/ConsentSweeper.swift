@@ -19,21 +19,14 @@ struct ConsentSweeper: Service {
     }
 
     func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                while !Task.isCancelled {
-                    do {
-                        let removed = try await wallet.consent.purgeExpired()
-                        if removed > 0 { logger.debug("consent sweep removed \(removed) expired records") }
-                    } catch {
-                        // A busy or unreachable store: the next sweep tries again.
-                        if !Task.isCancelled { logger.warning("consent sweep failed: \(error)") }
-                    }
-                    try await Task.sleep(for: interval)
-                }
+        try await Periodically.run(every: interval) {
+            do {
+                let removed = try await wallet.consent.purgeExpired()
+                if removed > 0 { logger.debug("consent sweep removed \(removed) expired records") }
+            } catch {
+                // A busy or unreachable store: the next sweep tries again.
+                if !Task.isCancelled { logger.warning("consent sweep failed: \(error)") }
             }
-        } catch is CancellationError {
-            // The server is stopping: its sleep was cut short, which is how a sweeper ends.
         }
     }
 }

@@ -27,16 +27,7 @@ struct SigningExpiryWatch: Service {
     }
 
     func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                while !Task.isCancelled {
-                    await check()
-                    try await Task.sleep(for: interval)
-                }
-            }
-        } catch is CancellationError {
-            // The server is stopping.
-        }
+        try await Periodically.run(every: interval) { await check() }
     }
 
     /// One pass: a line per certificate under the warning period.

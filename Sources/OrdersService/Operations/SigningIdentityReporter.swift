@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceCore
 import ServiceLifecycle
+import Synchronization
 import WalletOrders
 
 /// Reports, at start and every `interval`, whether this instance can sign with each active and
@@ -14,28 +15,22 @@ struct SigningIdentityReporter: Service {
     let logger: Logger
 
     func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                var failing: Set<String> = []
-                while !Task.isCancelled {
-                    do {
-                        let reports = try await wallet.reportSigningIdentities(instance: instance)
-                        // Said once when an identity stops loading here, not every interval.
-                        let now = Set(reports.filter { !$0.loaded }.map(\.revision))
-                        for report in reports where !report.loaded && !failing.contains(report.revision) {
-                            logger.warning(
-                                "this instance cannot sign with the signing identity of \(report.orderTypeIdentifier): \(report.reason ?? "")",
-                                metadata: ["revision": .string(String(report.revision.prefix(12)))])
-                        }
-                        failing = now
-                    } catch {
-                        if !Task.isCancelled { logger.warning("could not report the signing identities: \(error)") }
-                    }
-                    try await Task.sleep(for: interval)
+        // The revisions this instance could not load at the last check: a failure is said once.
+        let failing = Mutex<Set<String>>([])
+        try await Periodically.run(every: interval) {
+            do {
+                let reports = try await wallet.reportSigningIdentities(instance: instance)
+                // Said once when an identity stops loading here, not every interval.
+                let before = failing.withLock { $0 }
+                for report in reports where !report.loaded && !before.contains(report.revision) {
+                    logger.warning(
+                        "this instance cannot sign with the signing identity of \(report.orderTypeIdentifier): \(report.reason ?? "")",
+                        metadata: ["revision": .string(String(report.revision.prefix(12)))])
                 }
+                failing.withLock { $0 = Set(reports.filter { !$0.loaded }.map(\.revision)) }
+            } catch {
+                if !Task.isCancelled { logger.warning("could not report the signing identities: \(error)") }
             }
-        } catch is CancellationError {
-            // Stopping.
         }
         try? await wallet.forgetSigningReports(of: instance)
     }
