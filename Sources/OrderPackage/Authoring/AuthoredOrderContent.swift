@@ -87,7 +87,7 @@ public struct AuthoredOrderContent: Sendable {
         }
         // Apple Pay's orderDetails and every device need a web service: a version without one
         // could be handed to a payment sheet that refuses it, or held by devices that never update.
-        guard let url, url != .null else {
+        guard let url else {
             throw .publicURLRequired(orderTypeIdentifier: orderTypeIdentifier)
         }
 

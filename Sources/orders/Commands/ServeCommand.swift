@@ -183,17 +183,20 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-devices-per-order and --max-orders-per-device must be at least 1")
         }
         guard basePath.hasPrefix("/") else { throw ValidationError("--base-path must start with '/'") }
-        if let publicURL {
-            let components = URLComponents(string: publicURL)
-            let scheme = components?.scheme?.lowercased()
-            guard let components, scheme == "https" || scheme == "http", components.host?.isEmpty == false,
-                components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
-                components.user == nil
-            else {
-                throw ValidationError("--public-url must be an origin, https://HOST[:PORT], without a path, query or fragment")
-            }
+        if let publicURL, !Self.isOrigin(publicURL) {
+            throw ValidationError("--public-url must be an origin, https://HOST[:PORT], without a path, query or fragment")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("give --tls-certificate and --tls-key together") }
+    }
+
+    /// Whether `url` is what `--public-url` takes: an http or https origin, no path, query,
+    /// fragment or user (`orders doctor` checks it the same way).
+    static func isOrigin(_ url: String) -> Bool {
+        let components = URLComponents(string: url)
+        let scheme = components?.scheme?.lowercased()
+        guard let components, scheme == "https" || scheme == "http", components.host?.isEmpty == false else { return false }
+        return (components.path.isEmpty || components.path == "/") && components.query == nil && components.fragment == nil
+            && components.user == nil
     }
 
     func run() async throws {

@@ -30,9 +30,13 @@ enum DeploymentDoctor {
                 "none given (--public-url): authoring is refused (authoring.publicURLRequired) unless an order names a URL "
                     + "allowed for its type, and the OAuth issuer is each request's own Host")
         }
-        guard let components = URLComponents(string: url), components.scheme?.lowercased() == "https", components.host != nil
-        else {
-            return .error("public-url", "\(MessageText.quote(url)) is not an https URL with a host")
+        guard ServeCommand.isOrigin(url) else {
+            return .error(
+                "public-url", "\(MessageText.quote(url)) is not an origin, https://HOST[:PORT] (orders serve refuses it)")
+        }
+        // `orders serve` takes http for a machine of one's own; Wallet takes only https web services.
+        guard url.lowercased().hasPrefix("https://") else {
+            return .error("public-url", "\(MessageText.quote(url)) is not https: Wallet devices refuse an http webServiceURL")
         }
         return .ok("public-url", url)
     }
