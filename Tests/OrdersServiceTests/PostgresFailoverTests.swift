@@ -129,33 +129,22 @@ struct PostgresFailoverTests {
             }
         }
 
-        defer { stopping.set() }
         var recoveries: [Duration] = []
         var waitingAtStop: [Int] = []
-        for (round, failover) in Self.rounds.enumerated() {
-            Self.progress("failover \(round + 1) (\(failover.rawValue)): \(traffic.acknowledgedCount) acknowledged")
-            // Saves acknowledged since the last failover, then the primary goes.
-            let before = traffic.acknowledgedCount
-            try await Self.waitFor("three acknowledged saves") { traffic.acknowledgedCount >= before + 3 }
-            let began = ContinuousClock.now
-            traffic.phase = failover.rawValue
-            switch failover {
-            case .machineDies:
-                try await TestPostgresPair.run("failover")
-            case .promoteThenFast, .promoteThenImmediate:
-                let mode = failover == .promoteThenFast ? "fast" : "immediate"
-                let waiting = try await TestPostgresPair.run("switchover", mode)
-                waitingAtStop.append(Int(waiting.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+        do {
+            try await Self.failovers(traffic, &recoveries, &waitingAtStop)
+        } catch {
+            // Stopped and shut down before the test ends, with what the instances said: a round
+            // that did not recover names itself, and nothing is left running into the next test.
+            stopping.set()
+            await load.value
+            for instance in instances {
+                _ = await instance.stop(patience: 10)
+                Self.progress("failover: an instance's standard error ended with:\n\(instance.standardError.suffix(4000))")
             }
-            let promoted = traffic.acknowledgedCount
-            try await Self.waitFor("a save acknowledged by the promoted server") { traffic.acknowledgedCount > promoted }
-            recoveries.append(began.duration(to: .now))
-            traffic.phase = "rejoin"
-            try await TestPostgresPair.run("rejoin")
-            traffic.phase = ""
+            for client in clients { try? await client.shutdown() }
+            throw error
         }
-        let settled = traffic.acknowledgedCount
-        try await Self.waitFor("saves after the last rejoin") { traffic.acknowledgedCount >= settled + 3 }
         stopping.set()
         await load.value
         let stopped = await [instances[0].stop(patience: 10), instances[1].stop(patience: 10)]
@@ -188,6 +177,35 @@ struct PostgresFailoverTests {
         // The gap a dead machine leaves is bounded by the service; a switchover's by the operator.
         #expect((report.slowestUnavailableByPhase[Failover.machineDies.rawValue] ?? .zero) < Self.gapBound)
         Self.everyRequestAnswered(report, stopped)
+    }
+
+    /// The rounds under `traffic`: each waits for saves, takes the primary away, waits for a save
+    /// the promoted server acknowledged and rejoins the old primary as the standby.
+    static func failovers(_ traffic: Traffic, _ recoveries: inout [Duration], _ waitingAtStop: inout [Int]) async throws {
+        for (round, failover) in Self.rounds.enumerated() {
+            Self.progress("failover \(round + 1) (\(failover.rawValue)): \(traffic.acknowledgedCount) acknowledged")
+            // Saves acknowledged since the last failover, then the primary goes.
+            let before = traffic.acknowledgedCount
+            try await Self.waitFor("three acknowledged saves") { traffic.acknowledgedCount >= before + 3 }
+            let began = ContinuousClock.now
+            traffic.phase = failover.rawValue
+            switch failover {
+            case .machineDies:
+                try await TestPostgresPair.run("failover")
+            case .promoteThenFast, .promoteThenImmediate:
+                let mode = failover == .promoteThenFast ? "fast" : "immediate"
+                let waiting = try await TestPostgresPair.run("switchover", mode)
+                waitingAtStop.append(Int(waiting.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+            }
+            let promoted = traffic.acknowledgedCount
+            try await Self.waitFor("a save acknowledged by the promoted server") { traffic.acknowledgedCount > promoted }
+            recoveries.append(began.duration(to: .now))
+            traffic.phase = "rejoin"
+            try await TestPostgresPair.run("rejoin")
+            traffic.phase = ""
+        }
+        let settled = traffic.acknowledgedCount
+        try await Self.waitFor("saves after the last rejoin") { traffic.acknowledgedCount >= settled + 3 }
     }
 
     /// The `updatedAt` of every version (replaced and current) of each order, as the database at

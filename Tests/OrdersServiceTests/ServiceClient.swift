@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A response as the tests read it.
 struct ServiceResponse: Sendable {
@@ -36,13 +37,18 @@ struct TestingClient: ServiceClient {
 }
 
 /// AsyncHTTPClient against `http://127.0.0.1:PORT`.
-struct LoopbackClient: ServiceClient {
+///
+/// A test that throws before ``shutdown()`` does not end the whole run: an `HTTPClient` released
+/// while running traps in a debug build (on whichever event loop drops it last), so the client is
+/// shut down when the last reference goes instead.
+final class LoopbackClient: ServiceClient {
     let port: Int
     let http: HTTPClient
     /// How long a request may take before the client gives up (`deadlineExceeded`).
     let deadline: TimeAmount
     /// The client's own event loop, when it was given one.
     private let ownLoop: MultiThreadedEventLoopGroup?
+    private let isShutDown = Atomic<Bool>(false)
 
     /// `ownThread`: the client runs on an event loop of its own, not the process's shared ones,
     /// which other tests' in-process servers and PostgreSQL connections keep busy — for a test
@@ -72,8 +78,18 @@ struct LoopbackClient: ServiceClient {
     }
 
     func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .relaxed) else { return }
         try await http.shutdown()
         try await ownLoop?.shutdownGracefully()
+    }
+
+    deinit {
+        guard !isShutDown.load(ordering: .relaxed) else { return }
+        let (http, ownLoop) = (http, ownLoop)
+        Task {
+            try? await http.shutdown()
+            try? await ownLoop?.shutdownGracefully()
+        }
     }
 }
 
