@@ -887,6 +887,8 @@ PY
 # run under Scripts/with-postgres.sh, and a key in SoftHSM2 through PKCS#11.
 authoring_section() {
   local seconds=${1:-10} orders root pki source type=order.com.example.shop orders_count=64
+  # Authored versions name the service's public URL (issue 52).
+  local public_url=https://wallet.example.com
   command -v wrk >/dev/null || { echo "authoring: wrk is missing (Debian package wrk)" >&2; exit 2; }
   echo "== authoring: building orders (release)" >&2
   [ -n "${ORDERS_BINARY:-}" ] || (cd .. && swift build -c release --product orders >/dev/null 2>&1)
@@ -910,9 +912,9 @@ authoring_section() {
       --intermediate "$pki/wwdr.pem" --trust-root "$root" "$@" >/dev/null
     local i
     for i in $(seq 0 $((orders_count - 1))); do
-      sed "s/ORDER-123/BENCH-$i/" "$source/order.json" > "$work/order.json"
+      sed -e "s/ORDER-123/BENCH-$i/" -e '/"webServiceURL"/d' "$source/order.json" > "$work/order.json"
       "$orders" author "${location[@]}" --type "$type" --id "BENCH-$i" "$work/order.json" --resources "$source" \
-        --trust-root "$root" >/dev/null
+        --public-url "$public_url" --trust-root "$root" >/dev/null
     done
     "$orders" keys create "${location[@]}" --order-type "$type" 2>/dev/null
   }
@@ -930,7 +932,8 @@ LUA
   # rate CPUS STORE-ARGS → authored versions/s (wrk, 16 connections; any non-2xx fails the run)
   rate() {
     local cpus=$1 key=$2; shift 2
-    ORDERS_LOG_LEVEL=error $cpus "$orders" serve "$@" --trust-root "$root" --port 0 > "$work/serve.out" 2>"$work/serve.err" &
+    ORDERS_LOG_LEVEL=error $cpus "$orders" serve "$@" --trust-root "$root" --public-url "$public_url" --port 0 \
+      > "$work/serve.out" 2>"$work/serve.err" &
     local pid=$!
     until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.05; done
     local port

@@ -107,18 +107,23 @@ struct OrderContentRoutes: Sendable {
             return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         }
         let fingerprint = makeFingerprint()
-        if let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) {
-            return try Self.replay(receipt, fingerprint: fingerprint)
+        // The receipt under the key is read with everything else authoring reads: a retry is
+        // answered from it, nothing authored.
+        let idempotency = IdempotentAuthoring(key: ReceiptKey(caller: key.identifier, idempotencyKey: idempotencyKey)) {
+            authored in
+            RequestReceipt(
+                caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: fingerprint,
+                status: Int(Self.status(authored).code), answer: Self.answer(authored, now: now), createdAt: now)
         }
         do {
-            let authored = try await store.authorOrder(
-                identifier, content: content, webService: webService, uploadedBy: key.identifier
-            ) { authored in
-                RequestReceipt(
-                    caller: key.identifier, idempotencyKey: idempotencyKey, requestDigest: fingerprint,
-                    status: Int(Self.status(authored).code), answer: Self.answer(authored, now: now), createdAt: now)
+            switch try await store.authorOrder(
+                identifier, content: content, webService: webService, uploadedBy: key.identifier, idempotency: idempotency)
+            {
+            case .authored(let authored):
+                return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
+            case .answeredBefore(let receipt):
+                return try Self.replay(receipt, fingerprint: fingerprint)
             }
-            return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
         } catch OrderStoreError.requestAlreadyAnswered {
             // The same key, at the same time: the request that committed first answers both.
             guard let receipt = try await store.requestReceipt(caller: key.identifier, idempotencyKey: idempotencyKey) else {

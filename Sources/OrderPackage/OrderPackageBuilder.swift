@@ -32,6 +32,13 @@ public struct OrderPackageBuilder: Sendable {
 
     /// Packages in-memory files (path relative to the package root → contents).
     public func build(files: [String: Data]) throws(OrderPackageBuilderError) -> Data {
+        try package(files: files).archive
+    }
+
+    /// ``build(files:)``, keeping the package's entries as they were zipped — the sources, then
+    /// `manifest.json` and `signature` — so that they can be checked
+    /// (``OrderVerifier/verify(package:at:)``) without reading the archive back.
+    public func package(files: [String: Data]) throws(OrderPackageBuilderError) -> SignedOrderPackage {
         var sources: [(name: String, contents: Data)] = []
         for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
             if ArchiveEntryName.isMetadata(name) || Manifest.isReserved(name) { continue }
@@ -48,17 +55,12 @@ public struct OrderPackageBuilder: Sendable {
         } catch {
             throw .signing(error)
         }
-        var writer = ZipArchiveWriter(modificationDate: now)
-        for source in sources {
-            writer.add(source.name, contents: source.contents, compression: compression)
-        }
-        writer.add(Manifest.fileName, contents: manifest, compression: compression)
-        writer.add(Manifest.signatureFileName, contents: signature, compression: compression)
-        do {
-            return try writer.finish()
-        } catch {
-            throw .archive(error)
-        }
+        let entries =
+            sources.map { ZipArchive.Entry(name: $0.name, contents: $0.contents, compression: compression) } + [
+                ZipArchive.Entry(name: Manifest.fileName, contents: manifest, compression: compression),
+                ZipArchive.Entry(name: Manifest.signatureFileName, contents: signature, compression: compression),
+            ]
+        return try SignedOrderPackage(entries: entries, modificationDate: now)
     }
 
     /// Packages the regular files under `directory` (its contents, not the folder itself).

@@ -41,16 +41,33 @@ public struct OrderVerifier: Sendable {
             return VerificationReport(oversizedArchiveOf: archiveBytes.count, limit: limits.maximumArchiveSize)
         }
         var report = VerificationReport(archiveDigest: ArchiveDigest(of: archiveBytes))
-        func add(_ findings: [some VerificationIssueConvertible]) { report.add(findings) }
 
         // 1. The container.
         let archive: ZipArchive
         do {
             archive = try ZipArchive(reading: archiveBytes, limits: limits)
         } catch {
-            add(error.errors)
+            report.add(error.errors)
             return report
         }
+        return verify(archive, into: report, at: time)
+    }
+
+    /// ``verify(_:at:)`` of a package just signed, from its entries in memory — the layout, the
+    /// manifest's digests of those entries, order.json and its files, the signature with its chain
+    /// and signer policy — without reading back the archive zipped from them: the checks an
+    /// upload passes, but the container's.
+    public func verify(package: SignedOrderPackage, at time: VerificationTime = .now) -> VerificationReport {
+        guard package.archive.count <= limits.maximumArchiveSize else {
+            return VerificationReport(oversizedArchiveOf: package.archive.count, limit: limits.maximumArchiveSize)
+        }
+        return verify(package.entries, into: VerificationReport(archiveDigest: ArchiveDigest(of: package.archive)), at: time)
+    }
+
+    /// The stages after the container (2–5), on its entries.
+    private func verify(_ archive: ZipArchive, into report: VerificationReport, at time: VerificationTime) -> VerificationReport {
+        var report = report
+        func add(_ findings: [some VerificationIssueConvertible]) { report.add(findings) }
 
         // 2. The layout.
         let layoutProblems = Self.layoutProblems(archive)

@@ -25,6 +25,9 @@ public struct OrderCandidate: Sendable, Hashable {
     /// The answer to keep under the request's `Idempotency-Key`, written in the transaction that
     /// saves this version (nil: none).
     public var receipt: RequestReceipt?
+    /// The version this one was made from (authoring): saved only while that version is still
+    /// the current one. Nil: decided on whatever is stored, as an upload is.
+    public var basis: VersionBasis?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,

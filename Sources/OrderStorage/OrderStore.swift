@@ -96,9 +96,20 @@ public struct OrderStore: Sendable {
         _ prepared: PreparedOrder
     ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
         try await checkUsable("saveOrder")
+        let stored = try await repository.currentVersion(of: prepared.identifier)
+        return try await saveOrderWithDecision(prepared, madeFrom: stored)
+    }
+
+    /// ``saveOrderWithDecision(_:)`` for an order whose stored version the caller has read — with
+    /// the restriction, which this does not check again (authoring's one read,
+    /// `AuthoringBasis`): decided against `stored` without reading it again, the prompt asked, and
+    /// one unit of work that decides again; with the candidate's ``OrderCandidate/basis``, that
+    /// writes only while the version read is still current (`.basisChanged` otherwise).
+    public func saveOrderWithDecision(
+        _ prepared: PreparedOrder, madeFrom stored: StoredOrder?
+    ) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?) {
         let candidate = prepared.candidate
         // Decide before asking: nobody is asked about an order that would not be written.
-        let stored = try await repository.currentVersion(of: candidate.identifier)
         let preview = OrderVersionPolicy.decide(
             stored: stored.map {
                 .init(updatedAt: $0.updatedAt, teamIdentifier: $0.teamIdentifier, archiveSHA256: $0.archiveSHA256)
@@ -107,7 +118,7 @@ public struct OrderStore: Sendable {
         switch preview {
         case .insert, .replace:
             guard await consent.shouldAdd(prepared.order, report: prepared.report) else { return (.cancelled, nil) }
-        case .unchanged, .keepNewer, .conflict, .signerChanged:
+        case .unchanged, .keepNewer, .conflict, .signerChanged, .basisChanged:
             break
         }
         // The transaction decides again: another writer may have been faster.
@@ -199,7 +210,7 @@ public struct OrderStore: Sendable {
         switch decision {
         case .insert, .replace, .unchanged:
             return .added
-        case .keepNewer:
+        case .keepNewer, .basisChanged:
             return .newerExisting
         case .conflict:
             throw .conflictingVersion(candidate.identifier, updatedAt: candidate.updatedAt)

@@ -19,6 +19,10 @@ public enum OrderVersionPolicy {
         case conflict
         /// Another team signed the update. → throws `store.signerChanged`
         case signerChanged(storedTeam: String)
+        /// The candidate was made from a version that is no longer current
+        /// (``OrderCandidate/basis``): nothing to write; authoring makes it again from the
+        /// current one. → `.newerExisting`
+        case basisChanged
     }
 
     /// What the policy needs to know of the stored version.
@@ -37,6 +41,9 @@ public enum OrderVersionPolicy {
     /// `updatedAt` values compare exactly (to the nanosecond, whatever offset they were written
     /// with). The signer check comes first: an order cannot change teams, whatever its date.
     public static func decide(stored: StoredVersion?, incoming: OrderCandidate) -> Decision {
+        if let basis = incoming.basis, basis != stored.map({ .version(archiveSHA256: $0.archiveSHA256) }) ?? .noVersion {
+            return .basisChanged
+        }
         guard let stored else { return .insert }
         if stored.teamIdentifier != incoming.teamIdentifier { return .signerChanged(storedTeam: stored.teamIdentifier) }
         if stored.updatedAt < incoming.updatedAt { return .replace }

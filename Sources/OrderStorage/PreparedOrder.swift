@@ -1,3 +1,4 @@
+import Foundation
 import OrderPackage
 
 /// A verified archive, ready for ``OrderStore/saveOrder(_:)``: what ``OrderStore/prepareOrder(signedArchive:)``
@@ -11,11 +12,31 @@ public struct PreparedOrder: Sendable {
 
     public var identifier: FullyQualifiedOrderIdentifier { candidate.identifier }
 
+    /// The order `report` found valid in `archive` (a package authoring signed and checked from its
+    /// entries); nil when the report is not valid.
+    package init?(archive: Data, report: VerificationReport) {
+        guard let candidate = OrderCandidate(archive: archive, report: report), let order = report.order else { return nil }
+        self.init(candidate: candidate, order: order, report: report)
+    }
+
+    init(candidate: OrderCandidate, order: Order, report: VerificationReport) {
+        self.candidate = candidate
+        self.order = order
+        self.report = report
+    }
+
     /// The same order, to be stored as uploaded by the merchant API key `keyIdentifier`
     /// (``StoredOrder/uploadedBy``).
     public func uploaded(by keyIdentifier: String) -> PreparedOrder {
         var candidate = candidate
         candidate.uploadedBy = keyIdentifier
+        return PreparedOrder(candidate: candidate, order: order, report: report)
+    }
+
+    /// The same order, saved only while `basis` is still the current version (authoring).
+    public func madeFrom(_ basis: VersionBasis) -> PreparedOrder {
+        var candidate = candidate
+        candidate.basis = basis
         return PreparedOrder(candidate: candidate, order: order, report: report)
     }
 

@@ -24,6 +24,9 @@ public struct WalletConfiguration: Sendable {
     /// it on every request. Revoking through this store takes effect at once.
     public var apiKeyStaleness: Duration
     public var clock: @Sendable () -> Date
+    /// Runs between signing a package and checking it, and may change it: for tests that prove
+    /// the check still catches what goes wrong there, or that store another version meanwhile.
+    @_spi(Testing) public var authoringFault: (@Sendable (SignedOrderPackage) async throws -> SignedOrderPackage)?
     public var logger: Logger
 
     public init(

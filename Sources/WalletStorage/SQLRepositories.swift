@@ -1,4 +1,5 @@
 import FinanceData
+import Foundation
 import OrderStorage
 import WalletConsent
 import WalletCore
@@ -14,6 +15,7 @@ package struct SQLRepositories: Sendable {
     package let consent: SQLConsentRepository
     package let backgroundDelivery: SQLBackgroundDeliveryRepository
     package let signingIdentities: SQLSigningIdentityRepository
+    package let authoring: SQLAuthoringRead
 
     package init(executor: any SQLExecutor) {
         access = SQLAccessRepository(executor: executor)
@@ -25,6 +27,7 @@ package struct SQLRepositories: Sendable {
         consent = SQLConsentRepository(executor: executor)
         backgroundDelivery = SQLBackgroundDeliveryRepository(executor: executor)
         signingIdentities = SQLSigningIdentityRepository(executor: executor)
+        authoring = SQLAuthoringRead(executor: executor)
     }
 }
 
@@ -64,5 +67,11 @@ extension SQLStorageBackend {
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: sqlExecutor, body)
+    }
+
+    public func authoringBasis(
+        of identifier: FullyQualifiedOrderIdentifier, client: ClientIdentifier?, receipt: ReceiptKey?, now: Date
+    ) async throws -> AuthoringBasis {
+        try await repositories.authoring.basis(of: identifier, client: client, receipt: receipt, now: now)
     }
 }

@@ -1,4 +1,5 @@
 import FinanceData
+import Foundation
 import OrderStorage
 import WalletConsent
 import WalletCore
@@ -45,6 +46,15 @@ public protocol StorageBackend: Sendable {
     /// ```
     func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T
 
+    /// Everything authoring reads before it composes a version of `identifier` (``OrderStorage/AuthoringBasis``):
+    /// the restriction of orders and `client`'s entitlement to the type (entitled when nil: the
+    /// operator), the current version with its archive, the receipt kept under `receipt` within
+    /// ``OrderStorage/RequestReceipt/lifetime`` of `now`, and the type's signing identity. The SQL
+    /// backends read it in one statement; the default reads each repository in turn.
+    func authoringBasis(
+        of identifier: FullyQualifiedOrderIdentifier, client: ClientIdentifier?, receipt: ReceiptKey?, now: Date
+    ) async throws -> AuthoringBasis
+
     /// Where the data is, for messages: a file path, or a URL without its password.
     var location: String { get }
 
@@ -65,6 +75,30 @@ public protocol StorageBackend: Sendable {
 
 extension StorageBackend {
     public func run() async {}
+
+    public func authoringBasis(
+        of identifier: FullyQualifiedOrderIdentifier, client: ClientIdentifier?, receipt: ReceiptKey?, now: Date
+    ) async throws -> AuthoringBasis {
+        let access =
+            if let client {
+                try await self.access.orderTypeAccess(of: client, to: identifier.orderTypeIdentifier)
+            } else {
+                OrderTypeAccess(restrictedSince: try await self.access.restriction(of: .orders), isEntitled: true)
+            }
+        var current: AuthoringBasis.CurrentVersion?
+        if let order = try await orders.currentVersion(of: identifier), let archive = try await orders.archive(of: identifier) {
+            current = AuthoringBasis.CurrentVersion(order: order, archive: archive)
+        }
+        var kept: RequestReceipt?
+        if let receipt {
+            kept = try await orders.receipt(
+                caller: receipt.caller, idempotencyKey: receipt.idempotencyKey,
+                notBefore: now.addingTimeInterval(-RequestReceipt.lifetime))
+        }
+        return AuthoringBasis(
+            access: access, current: current, receipt: kept,
+            identity: try await signingIdentities.identity(orderTypeIdentifier: identifier.orderTypeIdentifier))
+    }
 
     public var blockingExecutor: (any TaskExecutor)? { nil }
 }

@@ -140,6 +140,28 @@ struct LayeringTests {
         #expect(store.text.contains("@_spi(Testing) public let backend: any StorageBackend"))
     }
 
+    @Test(
+        "storage rules are written once: a backend's dialect enqueues no push and writes no receipt; authoring reads the store once (issue 54, item 3)"
+    )
+    func rulesWrittenOnce() throws {
+        let backends = try Self.sources().filter {
+            $0.path.hasPrefix("Sources/WalletSQLite/") || $0.path.hasPrefix("Sources/WalletPostgres/")
+        }
+        #expect(backends.count > 10)
+        #expect(backends.filter { $0.text.contains("INSERT INTO pushOutbox") }.map(\.path) == [])
+        #expect(backends.filter { $0.text.contains("INSERT INTO requestReceipts") }.map(\.path) == [])
+        let storage = try Self.sources().filter { $0.path.hasPrefix("Sources/WalletStorage/") }
+        #expect(
+            storage.filter { $0.text.contains("INSERT INTO pushOutbox") }.map(\.path) == [
+                "Sources/WalletStorage/Orders/PushEnqueue.swift"
+            ])
+        // Authoring reads through its one read (AuthoringBasis), not the repositories one by one.
+        let authoring = try #require(
+            try Self.sources().first { $0.path == "Sources/WalletOrders/Authoring/OrderAuthoring.swift" })
+        #expect(authoring.text.components(separatedBy: "wallet.backend.").count == 2)
+        #expect(authoring.text.contains("wallet.backend.authoringBasis("))
+    }
+
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
     func rendering() throws {
         let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]

@@ -5,10 +5,12 @@ import HummingbirdTesting
 import InMemoryTracing
 import Logging
 import OrdersService
+import StorageContract
 import TestArchiveTable
 import Testing
 import Tracing
 import WalletOrders
+import WalletPostgres
 import WalletSQLite
 
 /// Spans through swift-distributed-tracing with a tracer handed to the service and its store
@@ -76,5 +78,57 @@ struct TracingTests {
         #expect(nowhere.attributes.get("http.response.status_code")?.toSpanAttribute() == 404)
         #expect(storage("nowhere").isEmpty)
         #expect(spans.count == 3 + reads.count + 1, "no span outside the three requests' traces")
+    }
+
+    @Test(
+        "an authoring PATCH with an Idempotency-Key is two storage calls — one read, one unit of work — and its retry one (issue 54)",
+        arguments: ["sqlite"] + (TestPostgres.url == nil ? [] : ["postgresql"]))
+    func authoringStorageCalls(_ backendName: String) async throws {
+        let tracer = InMemoryTracer()
+        // The API key read by the first request is kept for the test (the suite's load can put
+        // more than the default second between requests): its reads are the key's, not authoring's.
+        let configuration = WalletConfiguration(
+            verifier: try TestOrderArchive.verifier(), apiKeyStaleness: .seconds(3_600), logger: Logger(label: "test"))
+        let backend: any StorageBackend
+        if backendName == "sqlite" {
+            let path = try TemporaryDirectory.make("traced-authoring").appendingPathComponent("orders.sqlite").path
+            backend = try SQLiteBackend(path: path, options: .init(tracer: tracer))
+        } else {
+            backend = try await PostgresBackend.open(try await TestPostgres.newDatabase(), options: .init(tracer: tracer))
+        }
+        let wallet = WalletStore(backend: backend, configuration: configuration)
+        _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make())
+        try await ServiceFixture.addSigningIdentity(to: wallet)
+        let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType]).token
+        var logger = Logger(label: "test.serve")
+        logger.logLevel = .error
+        let service = OrdersService(
+            wallet: wallet, configuration: .init(logger: logger, publicURL: "https://wallet.example.com", tracer: tracer))
+        let traceID = try #require(HTTPField.Name(InMemoryTracer.traceIDKey))
+        let spanID = try #require(HTTPField.Name(InMemoryTracer.spanIDKey))
+        let idempotencyKey = try #require(HTTPField.Name("Idempotency-Key"))
+        let path = "/api/v1/orders/\(ServiceFixture.shopType)/ORDER-1/content"
+        let statuses = try await service.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            var statuses: [String: HTTPResponse.Status] = [:]
+            for trace in ["warm", "patch", "retry"] {
+                let response = try await client.executeRequest(
+                    uri: path, method: .patch,
+                    headers: [
+                        traceID: trace, spanID: "caller-\(trace)", .authorization: "Bearer \(key)",
+                        .contentType: "application/merge-patch+json", idempotencyKey: trace == "warm" ? "warm" : "patch-1",
+                    ],
+                    body: ByteBuffer(string: trace == "warm" ? #"{"orderNumber":"N-0"}"# : #"{"orderNumber":"N-1"}"#))
+                statuses[trace] = response.status
+            }
+            return statuses
+        }
+        try await wallet.close()
+        #expect(statuses == ["warm": .ok, "patch": .ok, "retry": .ok])
+        let storage = { (trace: String) in
+            tracer.finishedSpans.filter { $0.traceID == trace && $0.kind == .client }.map(\.operationName)
+        }
+        let system = backendName == "sqlite" ? "sqlite" : "postgresql"
+        #expect(storage("patch") == ["\(system) read", "\(system) write"])
+        #expect(storage("retry") == ["\(system) read"], "a retry is answered from the one read")
     }
 }

@@ -1,110 +1,139 @@
 import Foundation
 import OrderPackage
 import OrderStorage
+import WalletCore
 import WalletPrimitives
 
 /// The one procedure every way of authoring goes through (the merchant API, `orders author`, the
-/// console): read the current version, apply the merchant's content and the fields the service
-/// owns (``OrderPackage/AuthoredOrderContent``), check it as uploads are checked, sign it with the
-/// type's identity, verify the signed archive whole and save it through saveOrder — whose one
-/// transaction also queues the pushes to registered devices.
+/// console), as one unit of work (docs/design.md, "A PATCH, traced"):
 ///
-/// Writers of one order take turns in this process (``OrderWriterTurns``). Between the read and the
-/// save a writer elsewhere may still store a newer version (another instance, an upload): the save
-/// then keeps the newer one, and the procedure starts again from it, so a patch applies to what is
-/// current and `updatedAt` stays strictly increasing.
+/// 1. **Read once**: the restriction, the client's entitlement, the current version, the receipt
+///    under the request's `Idempotency-Key` and the type's signing identity, in one storage call
+///    (``OrderStorage/AuthoringBasis``).
+/// 2. **Compose, sign and check with no I/O**: the merchant's content and the fields the service
+///    owns (``OrderPackage/AuthoredOrderContent``), checked as uploads are before anything is
+///    signed; signed with the type's identity; the signed package checked from its entries in
+///    memory — manifest digests, signature, chain and signer policy — not zipped and read back.
+/// 3. **Save** in one unit of work with the receipt and the pushes to registered devices, only
+///    while the version read is still current (a compare on its digest, ``OrderStorage/VersionBasis``).
+///
+/// Writers of one order take turns in this process (``OrderWriterTurns``). A writer elsewhere may
+/// still store a version between the read and the save (another instance, an upload): the save
+/// then writes nothing and the procedure starts again from that version, so a patch applies to
+/// what is current and `updatedAt` stays strictly increasing.
 struct OrderAuthoring: Sendable {
     /// How often a save that lost to a newer version is tried again from that version.
     static let attempts = 4
 
     let wallet: WalletStore
     let webService: WebServiceURLPolicy
-    let readArchive: @Sendable (FullyQualifiedOrderIdentifier) async throws -> Data?
-    let prepare: @Sendable (Data) -> OrderPreparation
-    let save: @Sendable (PreparedOrder) async throws -> (result: SaveOrderResult, decision: OrderVersionPolicy.Decision?)
+    /// The merchant API client whose entitlement decides; nil: the operator (`orders author`, the console).
+    let client: ClientIdentifier?
 
     /// - Parameters:
-    ///   - receipt: the receipt to keep with the version (its answer made from the version about
-    ///     to be saved), written in the save's transaction.
+    ///   - idempotency: the request's key, and the receipt to keep with the version (its answer
+    ///     made from the version about to be saved), written in the save's transaction.
     ///   - basis: the `archiveSHA256` of the version `content` was made against; while another is
     ///     current, ``OrderPackage/AuthoringError/versionChanged(basis:)`` instead of a retry from it.
     func author(
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?,
-        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil, basis: String? = nil
-    ) async throws -> AuthoredOrder {
+        idempotency: IdempotentAuthoring? = nil, basis: String? = nil
+    ) async throws -> AuthoringOutcome {
+        try wallet.control.checkAvailable(.orders, for: "authorOrder")
         let incoming = try Self.parse(content)
-        let identity = try await wallet.signingIdentity(for: identifier.orderTypeIdentifier)
         return try await wallet.orderWriters.withTurn(identifier) {
-            try await author(identifier, incoming, identity: identity, uploadedBy: uploadedBy, receipt: receipt, basis: basis)
+            for _ in 1...Self.attempts {
+                let read = try await wallet.backend.authoringBasis(
+                    of: identifier, client: client, receipt: idempotency?.key, now: wallet.configuration.clock())
+                if let outcome = try await author(
+                    identifier, incoming, from: read, uploadedBy: uploadedBy, idempotency: idempotency, basis: basis)
+                {
+                    return outcome
+                }
+            }
+            throw AuthoringError.contended(attempts: Self.attempts)
         }
     }
 
-    /// The read, compose, sign and save, retried from a newer version another writer saved.
+    /// Compose, sign, check and save from what was read; nil when the version read is no longer
+    /// current at the save (again, from the newer one).
     private func author(
-        _ identifier: FullyQualifiedOrderIdentifier, _ incoming: Incoming, identity: SigningIdentity, uploadedBy: String?,
-        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)?, basis: String?
-    ) async throws -> AuthoredOrder {
-        let verifier = wallet.configuration.verifier
-        for _ in 1...Self.attempts {
-            let stored = try await readArchive(identifier)
-            if let basis, stored.map(SHA256Digest.hex(of:)) != basis { throw AuthoringError.versionChanged(basis: basis) }
-            let current = try stored.map(Self.currentVersion)
-            let document: JSONValue
-            var files: [String: Data]
-            switch incoming {
-            case .replace(let value, let resources):
-                document = value
-                files = resources ?? current?.files ?? [:]
-            case .mergePatch(let patch):
-                guard let current else {
-                    throw AuthoringError.orderNotFound(
-                        orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier)
-                }
-                document = JSONMergePatch.apply(patch, to: current.document)
-                files = current.files
+        _ identifier: FullyQualifiedOrderIdentifier, _ incoming: Incoming, from read: AuthoringBasis, uploadedBy: String?,
+        idempotency: IdempotentAuthoring?, basis: String?
+    ) async throws -> AuthoringOutcome? {
+        if let client {
+            try wallet.control.checkNotRestricted(.orders, restrictedSince: read.access.restrictedSince)
+            guard read.access.isEntitled else {
+                throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
             }
-            let composed = try AuthoredOrderContent(
-                document, orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
-                stored: current.map { ($0.document, $0.updatedAt) }, now: wallet.configuration.clock(), webService: webService)
-            files[OrderValidator.fileName] = composed.orderJSON
-            let checked = verifier.checkUnsigned(files: files)
-            guard checked.isValid else { throw OrderStoreError.invalidArchive(checked) }
-
-            // Stored, not deflated: the images are compressed already and order.json is small, while
-            // libzip's deflate state (256 KiB per entry) cost a fifth of an authored version's time.
-            let builder = OrderPackageBuilder(signer: identity.signer, compression: .stored, clock: wallet.configuration.clock)
-            let archive = try builder.build(files: files)
-            var prepared: PreparedOrder
-            switch prepare(archive) {
-            case .valid(let order): prepared = order
-            case .invalid(let report): throw OrderStoreError.invalidArchive(report)
-            }
-            if let uploadedBy { prepared = prepared.uploaded(by: uploadedBy) }
-            // Composition guarantees both; a non-string one was refused by the check above.
-            guard let webServiceURL = composed.webServiceURL, let token = composed.authenticationToken else {
-                throw AuthoringError.publicURLRequired(orderTypeIdentifier: identifier.orderTypeIdentifier)
-            }
-            // What the answer says is decided before the save, so that a receipt can hold it.
-            var authored = AuthoredOrder(
-                identifier: identifier, updatedAt: composed.updatedAt, archive: archive,
-                archiveSHA256: prepared.report.archiveSHA256, result: .added, isFirstVersion: current == nil,
-                orderDetails: OrderDetails(
-                    orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
-                    webServiceURL: webServiceURL, authenticationToken: token),
-                report: prepared.report)
-            if let receipt { prepared = prepared.answered(with: try receipt(authored)) }
-            let result: SaveOrderResult
-            let decision: OrderVersionPolicy.Decision?
-            do {
-                (result, decision) = try await save(prepared)
-            } catch OrderStoreError.conflictingVersion {
-                continue  // another writer stored the same updatedAt first: again, from its version
-            }
-            if case .keepNewer? = decision { continue }  // a newer version arrived: again, from it
-            authored.result = result
-            return authored
+        } else if read.access.restrictedSince != nil {
+            throw OrderStoreError.dataRestricted
         }
-        throw AuthoringError.contended(attempts: Self.attempts)
+        if let receipt = read.receipt { return .answeredBefore(receipt) }
+        guard let row = read.identity else {
+            throw SigningIdentityError.notFound(orderTypeIdentifier: identifier.orderTypeIdentifier)
+        }
+        let identity = try wallet.signingIdentity(of: row)
+        if let basis, read.current?.order.archiveSHA256 != basis { throw AuthoringError.versionChanged(basis: basis) }
+        let current = try read.current.map { try Self.currentVersion($0.archive) }
+        let document: JSONValue
+        var files: [String: Data]
+        switch incoming {
+        case .replace(let value, let resources):
+            document = value
+            files = resources ?? current?.files ?? [:]
+        case .mergePatch(let patch):
+            guard let current else {
+                throw AuthoringError.orderNotFound(
+                    orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier)
+            }
+            document = JSONMergePatch.apply(patch, to: current.document)
+            files = current.files
+        }
+        let configuration = wallet.configuration
+        let composed = try AuthoredOrderContent(
+            document, orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
+            stored: current.map { ($0.document, $0.updatedAt) }, now: configuration.clock(), webService: webService)
+        files[OrderValidator.fileName] = composed.orderJSON
+        let checked = configuration.verifier.checkUnsigned(files: files)
+        guard checked.isValid else { throw OrderStoreError.invalidArchive(checked) }
+        // Composition guarantees both; a non-string one was refused by the check above.
+        guard let webServiceURL = composed.webServiceURL, let token = composed.authenticationToken else {
+            throw AuthoringError.publicURLRequired(orderTypeIdentifier: identifier.orderTypeIdentifier)
+        }
+
+        // Stored, not deflated: the images are compressed already and order.json is small, while
+        // libzip's deflate state (256 KiB per entry) cost a fifth of an authored version's time.
+        let builder = OrderPackageBuilder(signer: identity.signer, compression: .stored, clock: configuration.clock)
+        var package = try builder.package(files: files)
+        if let fault = configuration.authoringFault { package = try await fault(package) }
+        let report = configuration.verifier.verify(package: package)
+        guard var prepared = PreparedOrder(archive: package.archive, report: report)?.madeFrom(read.versionBasis) else {
+            throw OrderStoreError.invalidArchive(report)
+        }
+        if let uploadedBy { prepared = prepared.uploaded(by: uploadedBy) }
+        // What the answer says is decided before the save, so that a receipt can hold it.
+        var authored = AuthoredOrder(
+            identifier: identifier, updatedAt: composed.updatedAt, archive: package.archive,
+            archiveSHA256: report.archiveSHA256, result: .added, isFirstVersion: current == nil,
+            orderDetails: OrderDetails(
+                orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
+                webServiceURL: webServiceURL, authenticationToken: token),
+            report: report)
+        if let idempotency { prepared = prepared.answered(with: try idempotency.receipt(authored)) }
+        let result: SaveOrderResult
+        let decision: OrderVersionPolicy.Decision?
+        do {
+            (result, decision) = try await wallet.clientOrders.saveOrderWithDecision(prepared, madeFrom: read.current?.order)
+        } catch OrderStoreError.conflictingVersion {
+            return nil  // another writer stored the same updatedAt first: again, from its version
+        }
+        switch decision {
+        case .keepNewer?, .basisChanged?: return nil  // another version is current: again, from it
+        default: break
+        }
+        authored.result = result
+        return .authored(authored)
     }
 
     private enum Incoming {

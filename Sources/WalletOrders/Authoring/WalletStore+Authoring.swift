@@ -21,38 +21,43 @@ extension WalletStore {
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
         webService: WebServiceURLPolicy, basis: String? = nil
     ) async throws -> AuthoredOrder {
-        let orders = self.orders
-        return try await OrderAuthoring(
-            wallet: self, webService: webService, readArchive: { try await orders.archive($0) },
-            prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrderWithDecision($0) }
-        ).author(identifier, content: content, uploadedBy: nil, basis: basis)
+        let outcome = try await OrderAuthoring(wallet: self, webService: webService, client: nil).author(
+            identifier, content: content, uploadedBy: nil, basis: basis)
+        guard case .authored(let authored) = outcome else {
+            throw StorageError(reason: "authoring without an Idempotency-Key found a receipt")
+        }
+        return authored
     }
 }
 
 extension MerchantOrders {
     /// ``WalletStore/authorOrder(_:content:webService:basis:)`` for this client: only order types it is
-    /// entitled to (others: `FinanceAccessError.notEntitled` before anything is read or signed),
-    /// the version recorded as uploaded by `uploadedBy` (a merchant API key).
-    ///
-    /// - Parameter receipt: for a request with an `Idempotency-Key`: the receipt to keep, made from
-    ///   the version about to be saved and written in its transaction (see ``requestReceipt(caller:idempotencyKey:)``).
-    ///   A receipt already kept under the key makes the save fail with
-    ///   `OrderStoreError.requestAlreadyAnswered`, nothing saved.
+    /// entitled to (others: `FinanceAccessError.notEntitled`, nothing signed), the version
+    /// recorded as uploaded by `uploadedBy` (a merchant API key).
     public func authorOrder(
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
-        webService: WebServiceURLPolicy, uploadedBy: String? = nil,
-        receipt: (@Sendable (AuthoredOrder) throws -> RequestReceipt)? = nil
+        webService: WebServiceURLPolicy, uploadedBy: String? = nil
     ) async throws -> AuthoredOrder {
-        // The entitlement is read once, here: the reads and the save below are of this one order
-        // (the store still checks availability and restriction on each).
-        guard try await mayContain(identifier, for: "authorOrder") else {
-            throw FinanceAccessError.notEntitled(client, orderTypeIdentifier: identifier.orderTypeIdentifier)
+        let outcome = try await authorOrder(
+            identifier, content: content, webService: webService, uploadedBy: uploadedBy, idempotency: nil)
+        guard case .authored(let authored) = outcome else {
+            throw StorageError(reason: "authoring without an Idempotency-Key found a receipt")
         }
-        let orders = wallet.clientOrders
-        return try await OrderAuthoring(
-            wallet: wallet, webService: webService, readArchive: { try await orders.archive($0) },
-            prepare: { orders.prepareOrder(signedArchive: $0) }, save: { try await orders.saveOrderWithDecision($0) }
-        ).author(identifier, content: content, uploadedBy: uploadedBy, receipt: receipt)
+        return authored
+    }
+
+    /// ``authorOrder(_:content:webService:uploadedBy:)`` for a request with an `Idempotency-Key`:
+    /// the receipt kept under it is read with everything else authoring reads, and returned
+    /// (`.answeredBefore`, nothing authored) when there is one; otherwise the receipt
+    /// `idempotency` makes is kept with the version, in its transaction — and a receipt kept under
+    /// the key meanwhile makes the save fail with `OrderStoreError.requestAlreadyAnswered`,
+    /// nothing saved.
+    public func authorOrder(
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
+        webService: WebServiceURLPolicy, uploadedBy: String? = nil, idempotency: IdempotentAuthoring?
+    ) async throws -> AuthoringOutcome {
+        try await OrderAuthoring(wallet: wallet, webService: webService, client: client).author(
+            identifier, content: content, uploadedBy: uploadedBy, idempotency: idempotency)
     }
 
     /// The receipt `caller` (a merchant API key's identifier) got for `idempotencyKey` within

@@ -81,12 +81,7 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
             WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2 AND archiveSHA256 = $\(OrderColumns.count + 1) FOR UPDATE),
         history AS (
             INSERT INTO orderVersions (\(OrderColumns.version), replacedAt) SELECT \(OrderColumns.version), $13 FROM old),
-        pushes AS (
-            INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
-            SELECT r.pushToken, r.orderTypeIdentifier, r.orderIdentifier, r.deviceIdentifier, $13, $13
-            FROM orderRegistrations r, old WHERE r.orderTypeIdentifier = $1 AND r.orderIdentifier = $2
-            ON CONFLICT (deviceIdentifier, orderTypeIdentifier) DO UPDATE SET coalesced = pushOutbox.coalesced + 1,
-            pushToken = excluded.pushToken, orderIdentifier = excluded.orderIdentifier),
+        pushes AS (\(PushEnqueue.sql(type: "$1", identifier: "$2", time: "$13", joining: "old"))),
         next AS (
             UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
         UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...OrderColumns.count)), next.value)

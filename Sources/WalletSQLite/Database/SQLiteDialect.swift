@@ -92,13 +92,7 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
         WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
         """
 
-    private static let pushesSQL = """
-        INSERT INTO pushOutbox (pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, enqueuedAt, nextAttemptAt)
-        SELECT pushToken, orderTypeIdentifier, orderIdentifier, deviceIdentifier, $3, $3 FROM orderRegistrations
-        WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2
-        ON CONFLICT (deviceIdentifier, orderTypeIdentifier) DO UPDATE SET coalesced = pushOutbox.coalesced + 1,
-        pushToken = excluded.pushToken, orderIdentifier = excluded.orderIdentifier
-        """
+    private static let pushesSQL = PushEnqueue.sql(type: "$1", identifier: "$2", time: "$3")
 
     /// The next value of the store-wide change sequence (see `WebServiceTables`).
     private func nextChangeSequence(on connection: any SQLConnection) async throws -> Int64 {

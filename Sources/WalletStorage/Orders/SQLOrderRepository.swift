@@ -109,7 +109,7 @@ package final class SQLOrderRepository: OrderRepository {
                 guard let expected = stored?.archiveSHA256,
                     try await writes.replace(version, expectedDigest: expected, on: connection)
                 else { continue }
-            case .unchanged, .keepNewer, .conflict, .signerChanged:
+            case .unchanged, .keepNewer, .conflict, .signerChanged, .basisChanged:
                 break
             }
             if let receipt = candidate.receipt, decision == .insert || decision == .replace {

@@ -14,8 +14,17 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
         self.executor = executor
     }
 
-    private static let columns =
-        "orderTypeIdentifier, teamIdentifier, certificate, intermediates, certificateSHA256, keyLocation, notAfter, addedAt"
+    private static let columns = columns(table: nil)
+
+    /// The columns ``decode(_:)`` reads, each qualified with `table` when given (a statement
+    /// joining others).
+    package static func columns(table: String?) -> String {
+        [
+            "orderTypeIdentifier", "teamIdentifier", "certificate", "intermediates", "certificateSHA256", "keyLocation",
+            "notAfter", "addedAt",
+        ]
+        .map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+    }
 
     package func put(_ identity: StoredSigningIdentity) async throws(StorageError) -> Bool {
         try await write(identity, into: "signingIdentities")
@@ -179,7 +188,8 @@ package final class SQLSigningIdentityRepository: SigningIdentityRepository {
         }
     }
 
-    private static func decode(_ row: any SQLRow) throws -> StoredSigningIdentity {
+    /// A row of ``columns(table:)``.
+    package static func decode(_ row: any SQLRow) throws -> StoredSigningIdentity {
         let location = try row.text(5)
         guard let key = try? JSONDecoder().decode(SigningKeyLocation.self, from: Data(location.utf8)) else {
             throw StorageError(reason: "a signing identity's key location is unreadable: \(MessageText.quote(location))")
