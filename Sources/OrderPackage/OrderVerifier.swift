@@ -56,12 +56,18 @@ public struct OrderVerifier: Sendable {
     /// ``verify(_:at:)`` of a package just signed, from its entries in memory — the layout, the
     /// manifest's digests of those entries, order.json and its files, the signature with its chain
     /// and signer policy — without reading back the archive zipped from them: the checks an
-    /// upload passes, but the container's.
+    /// upload passes, the container's limits on entries included.
     public func verify(package: SignedOrderPackage, at time: VerificationTime = .now) -> VerificationReport {
         guard package.archive.count <= limits.maximumArchiveSize else {
             return VerificationReport(oversizedArchiveOf: package.archive.count, limit: limits.maximumArchiveSize)
         }
-        return verify(package.entries, into: VerificationReport(archiveDigest: ArchiveDigest(of: package.archive)), at: time)
+        var report = VerificationReport(archiveDigest: ArchiveDigest(of: package.archive))
+        let overLimits = limits.problems(in: package.entries.entries)
+        guard overLimits.isEmpty else {
+            report.add(overLimits)
+            return report
+        }
+        return verify(package.entries, into: report, at: time)
     }
 
     /// The stages after the container (2–5), on its entries.

@@ -45,6 +45,24 @@ struct OrderPackageBuilderTests {
         #expect(report.signingTime == Self.now)
     }
 
+    @Test(
+        "a package checked in memory gets the verdict an upload of its archive gets: valid alike, and each limit on entries refused alike",
+        arguments: [
+            ("none", ArchiveLimits()), ("entries", ArchiveLimits(maximumEntryCount: 4)),
+            ("entry size", ArchiveLimits(maximumEntrySize: 200)), ("total", ArchiveLimits(maximumTotalUncompressedSize: 1_000)),
+        ])
+    func packageAsUploaded(_ limit: String, _ limits: ArchiveLimits) throws {
+        let files = try OrderPackageBuilder.readSources(TestArchiveTable.directory.appendingPathComponent("sources/small"))
+        let package = try Self.builder(.stored).package(files: files)
+        #expect(package.archive == (try Self.builder(.stored).build(files: files)), "the archive build(files:) makes")
+        let verifier = OrderVerifier(trustStore: try TestArchiveTable.trustStore(), limits: limits, clock: { Self.now })
+        let inMemory = verifier.verify(package: package)
+        let uploaded = verifier.verify(package.archive)
+        #expect(inMemory.isValid == (limit == "none"), "\(inMemory.errors)")
+        #expect(inMemory.errors.map(\.code) == uploaded.errors.map(\.code))
+        #expect(inMemory.archiveSHA256 == uploaded.archiveSHA256)
+    }
+
     @Test("building is reproducible: same sources, key and clock give the same bytes")
     func reproducible() throws {
         let files = try OrderPackageBuilder.readSources(TestArchiveTable.directory.appendingPathComponent("sources/small"))

@@ -34,3 +34,20 @@ public struct ArchiveLimits: Sendable, Hashable, Codable {
         self.maximumJSONDepth = maximumJSONDepth
     }
 }
+
+extension ArchiveLimits {
+    /// The findings reading would make of these entries' count and sizes, for entries already in
+    /// memory (a package just built, ``OrderVerifier/verify(package:at:)``): a package an upload of
+    /// its archive would refuse is refused the same way.
+    func problems(in entries: [ZipArchive.Entry]) -> [ArchiveError] {
+        guard entries.count <= maximumEntryCount else {
+            return [.tooManyEntries(count: entries.count, limit: maximumEntryCount)]
+        }
+        let large = entries.filter { $0.contents.count > maximumEntrySize }
+        guard large.isEmpty else { return large.map { .entryTooLarge(entry: $0.name, limit: maximumEntrySize) } }
+        guard entries.reduce(0, { $0 + $1.contents.count }) <= maximumTotalUncompressedSize else {
+            return [.uncompressedTooLarge(limit: maximumTotalUncompressedSize)]
+        }
+        return []
+    }
+}
