@@ -119,7 +119,10 @@ struct OrderContentRoutes: Sendable {
             switch try await store.authorOrder(
                 identifier, content: content, webService: webService, uploadedBy: key.identifier, idempotency: idempotency)
             {
-            case .authored(let authored):
+            case .authored(_, let receipt?):
+                // The receipt's answer, made once: what a retry will be answered.
+                return Response.json(status: HTTPResponse.Status(code: receipt.status), encoded: receipt.answer)
+            case .authored(let authored, nil):
                 return Response.json(status: Self.status(authored), encoded: Self.answer(authored, now: now))
             case .answeredBefore(let receipt):
                 return try Self.replay(receipt, fingerprint: fingerprint)

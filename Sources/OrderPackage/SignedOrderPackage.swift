@@ -4,9 +4,9 @@ import Foundation
 /// entries (``OrderPackageBuilder/package(files:)``).
 public struct SignedOrderPackage: Sendable {
     /// The entries, in archive order: the sources, `manifest.json`, `signature`.
-    public private(set) var entries: ZipArchive
+    public let entries: ZipArchive
     /// The zip archive of ``entries``.
-    public private(set) var archive: Data
+    public let archive: Data
     private let modificationDate: Date
 
     init(entries: [ZipArchive.Entry], modificationDate: Date) throws(OrderPackageBuilderError) {

@@ -77,10 +77,7 @@ public struct OrderStore: Sendable {
     /// order they should apply.
     public func prepareOrder(signedArchive: Data) -> OrderPreparation {
         let report = verifier.verify(signedArchive)
-        guard let candidate = OrderCandidate(archive: signedArchive, report: report), let order = report.order else {
-            return .invalid(report)
-        }
-        return .valid(PreparedOrder(candidate: candidate, order: order, report: report))
+        return PreparedOrder(archive: signedArchive, report: report).map(OrderPreparation.valid) ?? .invalid(report)
     }
 
     /// The second half of ``saveOrder(signedArchive:)``: consent, then one transaction.

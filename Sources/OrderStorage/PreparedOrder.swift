@@ -12,8 +12,8 @@ public struct PreparedOrder: Sendable {
 
     public var identifier: FullyQualifiedOrderIdentifier { candidate.identifier }
 
-    /// The order `report` found valid in `archive` (a package authoring signed and checked from its
-    /// entries); nil when the report is not valid.
+    /// The order `report` found valid in `archive` (an upload's verification, or a package authoring
+    /// signed and checked from its entries); nil when the report is not valid.
     package init?(archive: Data, report: VerificationReport) {
         guard let candidate = OrderCandidate(archive: archive, report: report), let order = report.order else { return nil }
         self.init(candidate: candidate, order: order, report: report)

@@ -3,7 +3,9 @@ import OrderStorage
 /// What an authoring request with an `Idempotency-Key` came to: a version authored now, or the
 /// answer a request under the same key got before (nothing authored).
 public enum AuthoringOutcome: Sendable {
-    case authored(AuthoredOrder)
+    /// The version saved, with the receipt kept under the key in its transaction (whose answer
+    /// is this request's too, byte for byte).
+    case authored(AuthoredOrder, receipt: RequestReceipt?)
     /// The receipt kept under the key; the caller replays it if the request is the same
     /// (``OrderStorage/RequestReceipt/requestDigest``).
     case answeredBefore(RequestReceipt)

@@ -37,7 +37,19 @@ struct OrderAuthoring: Sendable {
     ///     current, ``OrderPackage/AuthoringError/versionChanged(basis:)`` instead of a retry from it.
     func author(
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?,
-        idempotency: IdempotentAuthoring? = nil, basis: String? = nil
+        basis: String? = nil
+    ) async throws -> AuthoredOrder {
+        // Without a key no receipt is looked for, so none is found.
+        guard
+            case .authored(let authored, _) = try await author(
+                identifier, content: content, uploadedBy: uploadedBy, idempotency: nil, basis: basis)
+        else { preconditionFailure("a receipt found without an Idempotency-Key") }
+        return authored
+    }
+
+    func author(
+        _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent, uploadedBy: String?,
+        idempotency: IdempotentAuthoring?, basis: String? = nil
     ) async throws -> AuthoringOutcome {
         try wallet.control.checkAvailable(.orders, for: "authorOrder")
         let incoming = try Self.parse(content)
@@ -120,7 +132,8 @@ struct OrderAuthoring: Sendable {
                 orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier,
                 webServiceURL: webServiceURL, authenticationToken: token),
             report: report)
-        if let idempotency { prepared = prepared.answered(with: try idempotency.receipt(authored)) }
+        let receipt = try idempotency.map { try $0.receipt(authored) }
+        if let receipt { prepared = prepared.answered(with: receipt) }
         let result: SaveOrderResult
         let decision: OrderVersionPolicy.Decision?
         do {
@@ -133,7 +146,7 @@ struct OrderAuthoring: Sendable {
         default: break
         }
         authored.result = result
-        return .authored(authored)
+        return .authored(authored, receipt: receipt)
     }
 
     private enum Incoming {

@@ -21,12 +21,8 @@ extension WalletStore {
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
         webService: WebServiceURLPolicy, basis: String? = nil
     ) async throws -> AuthoredOrder {
-        let outcome = try await OrderAuthoring(wallet: self, webService: webService, client: nil).author(
+        try await OrderAuthoring(wallet: self, webService: webService, client: nil).author(
             identifier, content: content, uploadedBy: nil, basis: basis)
-        guard case .authored(let authored) = outcome else {
-            throw StorageError(reason: "authoring without an Idempotency-Key found a receipt")
-        }
-        return authored
     }
 }
 
@@ -38,12 +34,8 @@ extension MerchantOrders {
         _ identifier: FullyQualifiedOrderIdentifier, content: OrderAuthoringContent,
         webService: WebServiceURLPolicy, uploadedBy: String? = nil
     ) async throws -> AuthoredOrder {
-        let outcome = try await authorOrder(
-            identifier, content: content, webService: webService, uploadedBy: uploadedBy, idempotency: nil)
-        guard case .authored(let authored) = outcome else {
-            throw StorageError(reason: "authoring without an Idempotency-Key found a receipt")
-        }
-        return authored
+        try await OrderAuthoring(wallet: wallet, webService: webService, client: client).author(
+            identifier, content: content, uploadedBy: uploadedBy)
     }
 
     /// ``authorOrder(_:content:webService:uploadedBy:)`` for a request with an `Idempotency-Key`:

@@ -37,13 +37,13 @@ package struct SQLAuthoringRead: Sendable {
     package func basis(
         of identifier: FullyQualifiedOrderIdentifier, client: ClientIdentifier?, receipt: ReceiptKey?, now: Date
     ) async throws -> AuthoringBasis {
-        // Text with U+0000 cannot be bound: it matches nothing (a key, a client, a receipt), and
-        // the restriction still counts.
-        let exact = StorableText.isExact(identifier)
-        let client = client.map { StorableText.isExact($0.rawValue) ? $0.rawValue : nil }
+        // Text with U+0000 cannot be bound: such a key or client matches nothing (nor does such a
+        // receipt key), and the restriction still counts.
+        let clientName = client?.rawValue
+        let exact = StorableText.isExact(identifier) && (clientName.map(StorableText.isExact) ?? true)
         let receipt = receipt.flatMap { StorableText.isExact($0.caller) && StorableText.isExact($0.idempotencyKey) ? $0 : nil }
         let arguments: [SQLValue] =
-            [.text(client.flatMap { $0 } ?? ""), .text(DataType.orders.rawValue)]
+            [.text(exact ? clientName ?? "" : ""), .text(DataType.orders.rawValue)]
             + (exact ? OrderColumns.key(identifier) : [.text(""), .text("")])
             + [
                 .text(receipt?.caller ?? ""), .text(receipt?.idempotencyKey ?? ""),
@@ -53,15 +53,10 @@ package struct SQLAuthoringRead: Sendable {
         return try await reportingFailures {
             try await executor.read { connection in
                 let basis = try await connection.fetchOne(sql, arguments) { row in
-                    let isEntitled: Bool
-                    switch client {
-                    case .none: isEntitled = true  // the operator
-                    case .some(.none): isEntitled = false  // a client that cannot be named
-                    case .some(.some): isEntitled = try exact && row.bool(Column.entitled)
-                    }
+                    // No client: the operator, entitled to every type.
                     let access = OrderTypeAccess(
                         restrictedSince: try row.optionalInteger(Column.restrictedSince).map(Microseconds.date),
-                        isEntitled: isEntitled)
+                        isEntitled: try clientName == nil || (exact && row.bool(Column.entitled)))
                     let current =
                         try row.optionalText(0) == nil
                         ? nil
