@@ -185,6 +185,8 @@ let package = Package(
                 // say in words what it means (PostgresFailure).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Its own event loop group (PostgresEventLoops), apart from the HTTP server's.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

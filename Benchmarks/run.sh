@@ -36,7 +36,8 @@
 #                                two builds of orders serve under the same wrk load, alternating: BEFORE
 #                                (an earlier commit's release `orders`) and this one — a device's GET,
 #                                the merchant API's read, the consent sheet and its account picker
-#                                (a signed-in owner's session)
+#                                (a signed-in owner's session); COMPARE_BACKEND=postgresql serves both from
+#                                a new PostgreSQL database each (under Scripts/with-postgres.sh)
 #   Benchmarks/run.sh authoring [S]
 #                                authored versions/s (PATCH …/content through orders serve, wrk) on one
 #                                core and two against openssl speed's one-core RSA-2048 sign rate;
@@ -789,14 +790,20 @@ compare_section() {
   # serve NAME BINARY → seeds NAME's store, starts the server, signs the owner in; sets
   # port_NAME, pid_NAME, key_NAME, cookie_NAME, authorize_NAME.
   serve() {
-    local name=$1 binary=$2 db="$work/$1.sqlite" port client pid
-    "$binary" add --store "$db" --trust-root "$root" "$archive" >/dev/null
-    "$binary" finance import --store "$db" "$feed" >/dev/null
-    printf 'correct horse battery\n' | "$binary" owner set-password --store "$db" --cost 4 >/dev/null
-    client=$("$binary" finance clients create --store "$db" --name Budget --redirect-uri https://budget.example/callback --json \
+    local name=$1 binary=$2 port client pid db=(--store "$work/$1.sqlite")
+    if [ "${COMPARE_BACKEND:-sqlite}" = postgresql ]; then
+      local database="compare_${name}_$(date +%s%N)"
+      psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $database" >/dev/null
+      db=(--database "$(python3 -c 'import sys; h,_,q=sys.argv[1].partition("?"); print(h.rsplit("/",1)[0]+"/"+sys.argv[2]+("?"+q if q else ""))' \
+        "$ORDERS_TEST_POSTGRES" "$database")")
+    fi
+    "$binary" add "${db[@]}" --trust-root "$root" "$archive" >/dev/null
+    "$binary" finance import "${db[@]}" "$feed" >/dev/null
+    printf 'correct horse battery\n' | "$binary" owner set-password "${db[@]}" --cost 4 >/dev/null
+    client=$("$binary" finance clients create "${db[@]}" --name Budget --redirect-uri https://budget.example/callback --json \
       | python3 -c 'import json,sys; print(json.load(sys.stdin)["clientID"])')
-    printf -v "key_$name" '%s' "$("$binary" keys create --store "$db" --order-type "$type" 2>/dev/null)"
-    ORDERS_LOG_LEVEL=error "$binary" serve --store "$db" --port 0 > "$work/$name.out" 2>"$work/$name.err" &
+    printf -v "key_$name" '%s' "$("$binary" keys create "${db[@]}" --order-type "$type" 2>/dev/null)"
+    ORDERS_LOG_LEVEL=error "$binary" serve "${db[@]}" --port 0 > "$work/$name.out" 2>"$work/$name.err" &
     pid=$!
     printf -v "pid_$name" '%s' "$pid"
     until grep -q listening "$work/$name.out" 2>/dev/null; do sleep 0.05; done
@@ -903,7 +910,8 @@ authoring_section() {
   printf 'directories.tokendir = %s\nobjectstore.backend = file\nlog.level = ERROR\n' "$work/tokens" > "$SOFTHSM2_CONF"
   softhsm2-util --init-token --free --label bench --pin 1234 --so-pin 5678 >/dev/null
   softhsm2-util --import "$pki/order.key" --token bench --label order-key --id 01 --pin 1234 >/dev/null
-  echo 1234 > "$work/pin"
+  # Private, as docs/authoring.md has operators keep them (a readable one is warned about).
+  (umask 077 && echo 1234 > "$work/pin" && cp "$pki/order.key" "$work/order.key")
 
   # prepare STORE-ARGS KEY-ARGS... → the API key: the identity, and 64 orders' first versions.
   prepare() {
@@ -959,7 +967,7 @@ LUA
     two=$(rate "" "$key" "${@:1:2}")
     printf '%-34s %12s %12s %8s%%\n' "$name" "$one" "$two" "$(awk -v a="$one" -v b="$bound" 'BEGIN { printf "%.0f", 100 * a / b }')"
   }
-  row "SQLite, PEM key file" --store "$work/authoring.sqlite" --key "$pki/order.key"
+  row "SQLite, PEM key file" --store "$work/authoring.sqlite" --key "$work/order.key"
   row "SQLite, SoftHSM2 (PKCS#11)" --store "$work/authoring-hsm.sqlite" --pkcs11-uri \
     "pkcs11:token=bench;object=order-key;type=private" --pkcs11-module /usr/lib/softhsm/libsofthsm2.so \
     --passphrase-file "$work/pin"
@@ -968,7 +976,7 @@ LUA
     psql "$ORDERS_TEST_POSTGRES" -qc "CREATE DATABASE $name" >/dev/null
     url=$(python3 -c 'import sys; h,_,q=sys.argv[1].partition("?"); print(h.rsplit("/",1)[0]+"/"+sys.argv[2]+("?"+q if q else ""))' \
       "$ORDERS_TEST_POSTGRES" "$name")
-    row "PostgreSQL, PEM key file" --database "$url" --key "$pki/order.key"
+    row "PostgreSQL, PEM key file" --database "$url" --key "$work/order.key"
   else
     echo "(PostgreSQL: run under Scripts/with-postgres.sh for its row)" >&2
   fi

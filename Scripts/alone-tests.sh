@@ -20,4 +20,10 @@ for suite in StorageOffThePoolTests; do
     echo "alone-tests.sh: $suite ran no test" >&2
     exit 1
   fi
+  # A suite that measures each backend names it in its figures: none for PostgreSQL where CI
+  # requires it means the cluster was not given, a skipped test that must fail.
+  if [ "${ORDERS_REQUIRE_POSTGRES:-0}" = 1 ] && ! echo "$output" | grep -q "(postgresql)"; then
+    echo "alone-tests.sh: $suite measured no PostgreSQL store (ORDERS_REQUIRE_POSTGRES=1)" >&2
+    exit 1
+  fi
 done

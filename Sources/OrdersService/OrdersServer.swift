@@ -188,10 +188,10 @@ public struct OrdersServer: Sendable {
         group.maximumCancellationDuration = configuration.cancellationTimeout
         let address = "\(configuration.host):\(configuration.port)"
         do {
-            // On SQLite, the service's tasks run on the statement threads (see
-            // `WalletStore.blockingExecutor`): reads without a hop, and no blocked statement on
-            // Swift concurrency's pool.
-            try await withTaskExecutorPreference(wallet.blockingExecutor) {
+            // The service's tasks run on the store's own threads, whatever the backend (see
+            // `WalletStore.taskExecutor`): reads without a hop, and no long unit of work on
+            // Swift concurrency's pool or an event loop.
+            try await withTaskExecutorPreference(wallet.taskExecutor) {
                 try await ServiceGroup(configuration: group).run()
             }
         } catch let error as IOError {

@@ -16,12 +16,12 @@ extension WalletStore {
         try await backend.close()
     }
 
-    /// Where a server should run its work: the threads on which the store's calls block (SQLite's
-    /// statement threads), so that a call needs no hop to them and a blocked call holds one of
-    /// them, not one of Swift concurrency's few; nil for a backend that never blocks a thread.
-    /// `OrdersServer` runs its services under `withTaskExecutorPreference(wallet.blockingExecutor)`.
-    public var blockingExecutor: (any TaskExecutor)? {
-        backend.blockingExecutor
+    /// Where a server should run its work: the store's own threads, on which its reads and
+    /// units of work run whatever the backend, so that a handler's call needs no hop to them and
+    /// a long one holds one of them, not one of Swift concurrency's few or an event loop.
+    /// `OrdersServer` runs its services under `withTaskExecutorPreference(wallet.taskExecutor)`.
+    public var taskExecutor: any TaskExecutor {
+        backend.taskExecutor
     }
 
     /// The outboxes the service's drainers work on.

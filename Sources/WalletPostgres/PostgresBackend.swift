@@ -148,6 +148,10 @@ public final class PostgresBackend: StorageBackend, SQLStorageBackend {
         running?.cancel()
         await running?.value
     }
+
+    /// The backend's threads (``PostgresThreads``), shared by every PostgreSQL store of the
+    /// process.
+    public var taskExecutor: any TaskExecutor { PostgresThreads.shared }
 }
 
 extension PostgresDatabaseURL {

@@ -85,7 +85,7 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     }
 
     /// The statement threads (``StatementThreads``), shared by every SQLite store of the process.
-    public var blockingExecutor: (any TaskExecutor)? { StatementThreads.shared }
+    public var taskExecutor: any TaskExecutor { StatementThreads.shared }
 
     /// Writes of this process waiting at the backend's write gate now — the only place a waiting
     /// writer can be seen from (the gate is in-process; SQLite's own lock is not asked while it is

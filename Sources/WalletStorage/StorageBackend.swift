@@ -67,10 +67,11 @@ public protocol StorageBackend: Sendable {
     /// Releases connections. The backend must not be used afterwards.
     func close() async throws
 
-    /// Threads on which the backend's calls block, for a server to run its own work on as well:
-    /// a call made there needs no hop to them (SQLite's statement threads). Nil (the default)
-    /// for a backend that never blocks a thread (PostgreSQL).
-    var blockingExecutor: (any TaskExecutor)? { get }
+    /// The threads of the backend's own on which its reads and units of work run (its
+    /// `StorageThreads`), for a server to run its own work on as well: a handler's call then
+    /// needs no hop to them, and a long unit of work holds one of them, never one of Swift
+    /// concurrency's few threads or an event loop (docs/design.md, "One threading model").
+    var taskExecutor: any TaskExecutor { get }
 }
 
 extension StorageBackend {
@@ -99,8 +100,6 @@ extension StorageBackend {
             access: access, current: current, receipt: kept,
             identity: try await signingIdentities.identity(orderTypeIdentifier: identifier.orderTypeIdentifier))
     }
-
-    public var blockingExecutor: (any TaskExecutor)? { nil }
 }
 
 /// The repositories as seen inside ``StorageBackend/withTransaction(_:)``.

@@ -162,6 +162,35 @@ struct LayeringTests {
         #expect(authoring.text.contains("wallet.backend.authoringBasis("))
     }
 
+    @Test(
+        "one threading model: each backend's threads are its own, entered by its executor; only OrdersServer runs the service on them; no body on an event loop (issue 54, item 4)"
+    )
+    func threadingModel() throws {
+        let files = try Self.sources()
+        // Each backend makes its threads once and names them in its own module only.
+        #expect(
+            files.filter { $0.text.contains("StorageThreads(") }.map(\.path).sorted() == [
+                "Sources/WalletPostgres/Database/PostgresThreads.swift", "Sources/WalletSQLite/Database/StatementThreads.swift",
+            ])
+        #expect(files.filter { $0.text.contains("PostgresThreads.") && !$0.path.hasPrefix("Sources/WalletPostgres/") }.isEmpty)
+        #expect(files.filter { $0.text.contains("StatementThreads.") && !$0.path.hasPrefix("Sources/WalletSQLite/") }.isEmpty)
+        // A task prefers an executor only where storage enters its threads, where a statement is
+        // sent on its connection's loop, and where the server runs its services.
+        let preferring = files.filter { $0.text.contains("await withTaskExecutorPreference(") }.map(\.path).sorted()
+        #expect(
+            preferring == [
+                "Sources/OrdersService/OrdersServer.swift",
+                "Sources/WalletPostgres/Database/PostgresConnection+Statements.swift",
+                "Sources/WalletPostgres/Database/PostgresExecutor.swift",
+                "Sources/WalletSQLite/Copy/SQLiteStoreSnapshot.swift",
+                "Sources/WalletSQLite/Database/SQLiteExecutor.swift",
+            ])
+        let executor = try #require(files.first { $0.path == "Sources/WalletPostgres/Database/PostgresExecutor.swift" })
+        #expect(!executor.text.contains("EventLoopTaskExecutor"), "a transaction's body runs on PostgresThreads, not a loop")
+        let servers = try #require(files.first { $0.path == "Sources/WalletPostgres/Database/PostgresServers.swift" })
+        #expect(!servers.text.contains(".singleton"), "PostgreSQL's connections use their own event loop group")
+    }
+
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
     func rendering() throws {
         let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]

@@ -24,12 +24,15 @@ struct ServiceFixture {
     let shopV1: Data
     let shopV2: Data
 
-    static func make(seed: Bool = true) async throws -> ServiceFixture {
+    /// - Parameter backend: where the store is; a new SQLite file in the fixture's folder when nil.
+    static func make(seed: Bool = true, backend: (any StorageBackend)? = nil) async throws -> ServiceFixture {
         let directory = try TemporaryDirectory.make("service")
         let storePath = directory.appendingPathComponent("orders.sqlite").path
         let configuration = WalletConfiguration(
             verifier: try TestOrderArchive.verifier(), clock: { TestOrderArchive.now }, logger: Logger(label: "test"))
-        let wallet = try WalletStore(path: storePath, configuration: configuration)
+        let wallet =
+            try backend.map { WalletStore(backend: $0, configuration: configuration) }
+            ?? WalletStore(path: storePath, configuration: configuration)
         let fixture = ServiceFixture(
             directory: directory, storePath: storePath, wallet: wallet, shopV1: try TestOrderArchive.make(),
             shopV2: try TestOrderArchive.make(updatedAt: "2026-02-01T08:00:00Z"))

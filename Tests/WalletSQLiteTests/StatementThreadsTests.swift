@@ -6,7 +6,7 @@ import WalletStorage
 @testable import WalletSQLite
 
 /// Every statement runs on the backend's statement threads, never on Swift concurrency's pool
-/// (docs/design.md, "Storage off the request threads"). `StorageOffThePoolTests` measures what
+/// (docs/design.md, "One threading model"). `StorageOffThePoolTests` measures what
 /// that buys; this checks where the statements run.
 @Suite("SQLite statements run on threads of their own")
 struct StatementThreadsTests {

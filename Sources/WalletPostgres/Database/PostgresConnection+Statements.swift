@@ -24,14 +24,17 @@ extension PostgresConnection {
     }
 
     /// Runs one statement (`$1`… placeholders) and returns every row it produced.
+    ///
+    /// Only the statement is sent on the loop; its rows are read and decoded where the caller runs
+    /// (``PostgresThreads``): decoded on the loop, a read of 50,000 rows held every other
+    /// connection of that loop.
     func rows(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        try await sending {
-            var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await query(Self.query(sql, arguments), logger: logger) {
-                rows.append(row.makeRandomAccess())
-            }
-            return rows
+        let sequence = try await sending { try await query(Self.query(sql, arguments), logger: logger) }
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in sequence {
+            rows.append(row.makeRandomAccess())
         }
+        return rows
     }
 
     /// `sql` as a transaction of its own: `BEGIN`, the statement and `COMMIT` handed to the
@@ -45,29 +48,28 @@ extension PostgresConnection {
     /// connection only from an `async` call, which cannot be followed by the `COMMIT` before it is
     /// answered.
     func committedRows(_ sql: String, _ arguments: [SQLValue], logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        try await sending {
+        let (begun, statement, committed) = try await sending {
             let begun: EventLoopFuture<PostgresQueryResult> = query(PostgresQuery(unsafeSQL: "BEGIN"), logger: logger)
             let statement: EventLoopFuture<PostgresQueryResult> = query(Self.query(sql, arguments), logger: logger)
             let committed: EventLoopFuture<PostgresQueryResult> = query(PostgresQuery(unsafeSQL: "COMMIT"), logger: logger)
-            do {
-                _ = try await begun.get()
-                let rows = try await statement.get().rows.map { $0.makeRandomAccess() }
-                // A failed statement makes COMMIT answer ROLLBACK; it was thrown above.
-                _ = try await committed.get()
-                return rows
-            } catch {
-                // Whatever is still queued runs before the connection's next statement.
-                _ = try? await committed.get()
-                throw error
-            }
+            return (begun, statement, committed)
+        }
+        do {
+            _ = try await begun.get()
+            let rows = try await statement.get().rows.map { $0.makeRandomAccess() }
+            // A failed statement makes COMMIT answer ROLLBACK; it was thrown above.
+            _ = try await committed.get()
+            return rows
+        } catch {
+            // Whatever is still queued runs before the connection's next statement.
+            _ = try? await committed.get()
+            throw error
         }
     }
 
     /// Runs one statement for its effect; its rows, if any, are drained and dropped.
     func run(_ sql: String, _ arguments: [SQLValue] = [], logger: Logger) async throws {
-        try await sending {
-            for try await _ in try await query(Self.query(sql, arguments), logger: logger) {}
-        }
+        for try await _ in try await sending({ try await query(Self.query(sql, arguments), logger: logger) }) {}
     }
 
     /// The first column of the first row, or nil when there is no row or it is NULL.
@@ -101,10 +103,9 @@ extension PostgresConnection {
         _ slot: Slot.Type, _ arguments: [SQLValue], logger: Logger, _ each: (PostgresRandomAccessRow) throws -> Void
     ) async throws {
         let statement = PreparedStatement<Slot>(bindings: Self.bindings(arguments))
-        try await sending {
-            for try await row in try await execute(statement, logger: logger) {
-                try each(row.makeRandomAccess())
-            }
+        // Sent on the loop, read and decoded where the caller runs (see rows(_:_:logger:)).
+        for try await row in try await sending({ try await execute(statement, logger: logger) }) {
+            try each(row.makeRandomAccess())
         }
     }
 }
@@ -131,10 +132,11 @@ struct PostgresSQLConnection: SQLConnection {
             if reusable, prepares, let slot = PreparedStatements.slot(for: sql, arguments) {
                 try await connection.prepared(slot, arguments, logger: logger) { results.append(try decode($0)) }
             } else {
-                try await connection.sending {
-                    for try await row in try await connection.query(PostgresConnection.query(sql, arguments), logger: logger) {
-                        results.append(try decode(row.makeRandomAccess()))
-                    }
+                let rows = try await connection.sending {
+                    try await connection.query(PostgresConnection.query(sql, arguments), logger: logger)
+                }
+                for try await row in rows {
+                    results.append(try decode(row.makeRandomAccess()))
                 }
             }
         } catch let error as PostgresDecodingError {

@@ -26,7 +26,9 @@ struct PostgresExecutor: SQLExecutor {
     var dialect: any SQLDialect { PostgresDialect() }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await translating { try await servers.withConnection { try await body(connection($0)) } }
+        try await withTaskExecutorPreference(PostgresThreads.shared) {
+            try await translating { try await servers.withConnection { try await body(connection($0)) } }
+        }
     }
 
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -40,7 +42,9 @@ struct PostgresExecutor: SQLExecutor {
     /// Reads as they are; each committed write a transaction of its own, its `BEGIN`, statement and
     /// `COMMIT` sent at once. Run again from the start on a serialization failure or deadlock.
     func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await retrying { try await servers.withConnection { try await body(connection($0)) } }
+        try await withTaskExecutorPreference(PostgresThreads.shared) {
+            try await retrying { try await servers.withConnection { try await body(connection($0)) } }
+        }
     }
 
     private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
@@ -48,12 +52,17 @@ struct PostgresExecutor: SQLExecutor {
             connection: connection, logger: logger, location: location, prepares: prepares, inTransaction: false)
     }
 
-    /// `body` in a transaction on a leased connection, retried on serialization failures.
+    /// `body` in a transaction on a leased connection, on ``PostgresThreads``, retried on
+    /// serialization failures.
     func transaction<T: Sendable>(
         _ begin: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
-        try await retrying {
-            try await servers.withConnection { connection in try await Self.run(begin, body, on: connection, logger: logger) }
+        try await withTaskExecutorPreference(PostgresThreads.shared) {
+            try await retrying {
+                try await servers.withConnection { connection in
+                    try await Self.run(begin, body, on: connection, logger: logger)
+                }
+            }
         }
     }
 
@@ -75,28 +84,21 @@ struct PostgresExecutor: SQLExecutor {
         }
     }
 
-    /// `body` between `begin` and COMMIT on `connection`; ROLLBACK when it throws.
-    ///
-    /// The whole transaction runs on the connection's event loop. Between two statements its task
-    /// then never waits for Swift's cooperative pool, which in a busy process is full of other
-    /// work (verifications, requests): a save's last statement takes the change number's row
-    /// lock, held until its COMMIT arrives, and every other save waits for that lock — a COMMIT
-    /// that waited for a pool thread made all of them wait (saves/s fell by up to 15×).
+    /// `body` between `begin` and COMMIT on `connection`; ROLLBACK when it throws. The body runs
+    /// where its caller runs (``PostgresThreads``), each statement sent on the connection's loop.
     static func run<T: Sendable>(
         _ begin: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> T, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> T {
-        try await withTaskExecutorPreference(EventLoopTaskExecutor.of(connection.eventLoop)) {
-            try await connection.run(begin, logger: logger)
-            do {
-                let result = try await body(connection, logger)
-                try await connection.run("COMMIT", logger: logger)
-                return result
-            } catch {
-                // A failed ROLLBACK means the connection is broken; the pool drops it.
-                try? await connection.run("ROLLBACK", logger: logger)
-                throw error
-            }
+        try await connection.run(begin, logger: logger)
+        do {
+            let result = try await body(connection, logger)
+            try await connection.run("COMMIT", logger: logger)
+            return result
+        } catch {
+            // A failed ROLLBACK means the connection is broken; the pool drops it.
+            try? await connection.run("ROLLBACK", logger: logger)
+            throw error
         }
     }
 

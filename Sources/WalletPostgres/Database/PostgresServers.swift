@@ -70,7 +70,7 @@ final class PostgresServers: Sendable {
         var configuration = url.clientConfiguration(for: endpoint)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = connectTimeout
-        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return PostgresClient(configuration: configuration, eventLoopGroup: PostgresEventLoops.group, backgroundLogger: logger)
     }
 
     /// Runs the pools until the calling task is cancelled, then shuts every one down. A chosen
@@ -236,6 +236,7 @@ final class PostgresServers: Sendable {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
+                on: PostgresEventLoops.group.next(),
                 configuration: try url.connectionConfiguration(for: endpoint, connectTimeout: timeout), id: -1, logger: logger)
         } catch {
             return "\(name(endpoint)): \(PostgresFailure.describe(error))"
@@ -279,6 +280,7 @@ final class PostgresServers: Sendable {
             let connection: PostgresConnection
             do {
                 connection = try await PostgresConnection.connect(
+                    on: PostgresEventLoops.group.next(),
                     configuration: try url.connectionConfiguration(for: endpoint, connectTimeout: timeout), id: index,
                     logger: logger)
             } catch {
