@@ -114,6 +114,14 @@ let package = Package(
             ]
         ),
 
+        // Tracking providers' webhook bodies and signatures → shipment events → what they change
+        // in an order's fulfillments: pure parsing and mapping (docs/tracking.md). No HTTP, no
+        // storage: the routes live in MerchantAPI, the versions are made by authoring.
+        .target(
+            name: "OrderTracking",
+            dependencies: ["OrderPackage", "WalletPrimitives"]
+        ),
+
         // What orders and financial data share: data types and availability, restriction,
         // clients, grants and entitlements, FinanceError, and the one database file.
         .target(
@@ -360,6 +368,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
+        // Providers' bodies (Tests/Fixtures/tracking, written from their documentation) → events →
+        // fulfillment patches.
+        .testTarget(
+            name: "OrderTrackingTests",
+            dependencies: ["OrderTracking", "OrderPackage", "WalletPrimitives", "TestArchiveTable"]
+        ),
         // What only the PostgreSQL backend has: its URL, dialect, migrations and connection errors.
         .testTarget(
             name: "WalletPostgresTests",
@@ -390,7 +404,7 @@ let package = Package(
             name: "OrdersCLITests",
             dependencies: [
                 "orders", "OrderPackage", "OrderStorage", "WalletCore", "WalletSQLite", "FinanceData", "WalletPrimitives",
-                "OrdersService", "OrdersWebProtocol", "WalletOrders", "WalletPostgres",
+                "OrdersService", "OrdersWebProtocol", "WalletOrders", "WalletPostgres", "OrderTracking",
                 "TestArchiveTable", "StorageContract",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),

@@ -191,6 +191,14 @@ struct LayeringTests {
         #expect(!servers.text.contains(".singleton"), "PostgreSQL's connections use their own event loop group")
     }
 
+    @Test("OrderTracking reads providers' bodies without a server or a database: only the order model and the primitives")
+    func tracking() throws {
+        let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives"]
+        let files = try Self.imports().filter { $0.path.hasPrefix("Sources/OrderTracking/") }
+        #expect(files.count > 5)
+        #expect(files.filter { !$0.modules.isSubset(of: allowed) }.map(\.path) == [])
+    }
+
     @Test("OrderRendering renders without a server, a database or the network: only the order, its archive and Mustache")
     func rendering() throws {
         let allowed: Set<String> = ["Foundation", "OrderPackage", "WalletPrimitives", "Mustache"]

@@ -1,5 +1,6 @@
 import Foundation
 import OrderStorage
+import OrderTracking
 import OrdersService
 import OrdersWebProtocol
 import TestArchiveTable
@@ -40,6 +41,10 @@ struct ErrorCatalogTests {
             AuthoringError.webServiceURLNotAllowed(given: "https://e.example/", serviceURL: nil),
             AuthoringError.reservedFileName("signature"), AuthoringError.publicURLRequired(orderTypeIdentifier: "t"),
             AuthoringError.versionChanged(basis: "0123"),
+            TrackingError.unsigned(header: "h"), TrackingError.badSignature(header: "h"),
+            TrackingError.stale(path: "ts", age: .seconds(400), limit: .seconds(300)),
+            TrackingError.invalidBody(path: "p", reason: "r"), TrackingError.bodyTooLarge(size: 2, limit: 1),
+            TrackingError.unsupportedEvent("e"),
             TrustStoreError(reason: "r"), ArchiveWriteError(reason: "r"),
             OrderPackageBuilderError.noSources, OrderPackageBuilderError.unsafeName("a", reason: "r"),
             OrderPackageBuilderError.unreadableSource("a", reason: "r"),

@@ -1,0 +1,29 @@
+/// What an event and a fulfillment are matched on: the tracking number with spaces, hyphens and
+/// case taken out, as carriers and merchants write the same number differently (`1Z 999 AA1`,
+/// `1z999aa1`).
+///
+/// The carrier is not part of the key: providers name carriers their own way (`ups`, `UPS`,
+/// `United Parcel Service`) and an order's `carrier` is free text. Two carriers' numbers rarely
+/// collide, and an event is applied only to orders of the endpoint's merchant, within the order
+/// types its configuration names.
+public struct TrackingKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The normalized number: ASCII letters upper-cased, every character but letters and digits
+    /// dropped.
+    public let normalized: String
+
+    public init(trackingNumber: String) {
+        var scalars = String.UnicodeScalarView()
+        for scalar in trackingNumber.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            scalars.append(
+                contentsOf: scalar.isASCII ? String(scalar).uppercased().unicodeScalars : String(scalar).unicodeScalars)
+        }
+        normalized = String(scalars)
+    }
+
+    /// Whether the number has anything to match on.
+    public var isEmpty: Bool { normalized.isEmpty }
+
+    public var description: String { normalized }
+
+    public static func < (lhs: TrackingKey, rhs: TrackingKey) -> Bool { lhs.normalized < rhs.normalized }
+}
