@@ -9,14 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests >/dev/null
 bundle="$(swift build --show-bin-path)/wallet-ordersPackageTests.xctest"
-# Under PostgreSQL, a new cluster of its own too (Scripts/with-postgres.sh, nested): on the cluster
-# the Swift suites had just used (some 250 databases), the import-and-reads case measured a p99
-# of 0.13 s where a new cluster gives 11 ms — an after-effect of that cluster, not yet explained,
-# and not what this test bounds (the wait for this process's threads).
-fresh=()
-if [ -n "${ORDERS_TEST_POSTGRES:-}" ]; then fresh=(Scripts/with-postgres.sh); fi
 for suite in StorageOffThePoolTests; do
-  output=$(ORDERS_ALONE=1 "${fresh[@]}" "$bundle" --testing-library swift-testing --filter "$suite" 2>&1) || {
+  output=$(ORDERS_ALONE=1 "$bundle" --testing-library swift-testing --filter "$suite" 2>&1) || {
     echo "$output" >&2
     exit 1
   }
