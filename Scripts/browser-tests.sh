@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The browser suite (Tests/Browser): pytest with selenium and axe-core (PyPI, pinned, in a virtual
 # environment under .build-tools/) driving Debian's headless Chromium through chromedriver, and
-# standard client libraries (authlib, httpx-sse, standardwebhooks, stripe), against the real
+# standard client libraries (authlib, httpx-sse, standardwebhooks, stripe, easypost), against the real
 # `orders serve` — on SQLite, and on PostgreSQL with two instances on one database when
 # ORDERS_TEST_POSTGRES is set (Scripts/with-postgres.sh sets it).
 #
@@ -16,9 +16,9 @@ cd "$(dirname "$0")/.."
 required=${ORDERS_REQUIRE_BROWSER:-0}
 # Pinned. Besides the browser's driver: client libraries written elsewhere, which the suite uses
 # as a client developer would (OAuth: authlib; Server-Sent Events: httpx-sse; webhook receivers:
-# standardwebhooks and stripe).
+# standardwebhooks and stripe; tracking providers' signatures: easypost).
 packages=("selenium==4.51.0" "axe-selenium-python==2.1.6" "pytest==9.2.0" "authlib==1.9.10" "httpx==0.28.1"
-  "httpx-sse==0.4.3" "standardwebhooks==1.1.0" "stripe==16.1.0" "requests==2.34.2")
+  "httpx-sse==0.4.3" "standardwebhooks==1.1.0" "stripe==16.1.0" "requests==2.34.2" "easypost==10.7.0")
 venv=.build-tools/browser-$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-12)
 if [ ! -x "$venv/bin/pytest" ]; then
   echo "browser-tests: installing ${packages[*]} into $venv" >&2
