@@ -45,7 +45,7 @@ public enum TrackingError: WalletError, Equatable {
         case .badSignature(let header):
             "the \(header) header does not match the body under any of this endpoint's secrets"
         case .stale(_, let age, let limit):
-            "the body was signed \(Int(age.components.seconds)) s from now; at most \(Int(limit.components.seconds)) s are accepted"
+            "the body's signed time is \(Int(age.components.seconds)) s away from now; at most \(Int(limit.components.seconds)) s are accepted (a replayed body?)"
         }
     }
 

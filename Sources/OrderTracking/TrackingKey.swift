@@ -6,7 +6,7 @@
 /// `United Parcel Service`) and an order's `carrier` is free text. Two carriers' numbers rarely
 /// collide, and an event is applied only to orders of the endpoint's merchant, within the order
 /// types its configuration names.
-public struct TrackingKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
     /// The normalized number: ASCII letters upper-cased, every character but letters and digits
     /// dropped.
     public let normalized: String
@@ -24,6 +24,4 @@ public struct TrackingKey: Sendable, Hashable, Comparable, CustomStringConvertib
     public var isEmpty: Bool { normalized.isEmpty }
 
     public var description: String { normalized }
-
-    public static func < (lhs: TrackingKey, rhs: TrackingKey) -> Bool { lhs.normalized < rhs.normalized }
 }

@@ -9,22 +9,6 @@ public enum TrackingProvider: String, Sendable, Hashable, CaseIterable, Codable 
     /// The generic event, for every other source; authenticated by a merchant API key.
     case generic
 
-    /// The provider named `name` as it appears in a path or a flag (`aftership`, `easypost`,
-    /// `generic`), in any case.
-    public init?(name: String) {
-        guard let provider = Self(rawValue: name.lowercased()) else { return nil }
-        self = provider
-    }
-
-    /// How the provider is named to people.
-    public var displayName: String {
-        switch self {
-        case .afterShip: "AfterShip"
-        case .easyPost: "EasyPost"
-        case .generic: "generic event"
-        }
-    }
-
     /// Whether the provider signs its bodies with a shared secret (configured per merchant with
     /// `orders tracking add`); the generic event is authenticated by an API key instead.
     public var signsBodies: Bool { self != .generic }

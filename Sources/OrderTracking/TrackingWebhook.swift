@@ -13,7 +13,7 @@ public enum TrackingWebhook {
     /// The event in `body`.
     ///
     /// - Parameters:
-    ///   - signature: the value of the provider's signature header (``WebhookSignature/header``);
+    ///   - signature: the value of the provider's signature header (``TrackingSignature/header``);
     ///     ignored for ``TrackingProvider/generic``, which the merchant API key authenticates.
     ///   - secrets: the endpoint's current secrets (one, or two while rotating).
     /// - Throws: ``TrackingError``: `unsigned`, `badSignature` and `stale` (401 at the HTTP edge)
@@ -22,7 +22,7 @@ public enum TrackingWebhook {
     public static func event(
         _ provider: TrackingProvider, body: Data, signature: String?, secrets: [String], now: Date
     ) throws(TrackingError) -> TrackingEvent {
-        if let scheme = WebhookSignature(provider: provider) {
+        if let scheme = TrackingSignature(provider: provider) {
             try scheme.check(signature, body: body, secrets: secrets)
         }
         let event: TrackingEvent

@@ -12,7 +12,7 @@ struct ProviderBodyTests {
     static func date(_ text: String) throws -> Date { try #require(RFC3339Timestamp(text)).date }
 
     static func read(_ provider: TrackingProvider, _ body: Data, now: Date? = nil) throws -> TrackingEvent {
-        let signature = WebhookSignature(provider: provider)?.value(for: body, secret: TrackingFixtures.secret)
+        let signature = TrackingSignature(provider: provider)?.value(for: body, secret: TrackingFixtures.secret)
         let now = now ?? TrackingFixtures.ts(of: body) ?? Date(timeIntervalSince1970: 1_796_625_600)
         return try TrackingWebhook.event(provider, body: body, signature: signature, secrets: [TrackingFixtures.secret], now: now)
     }

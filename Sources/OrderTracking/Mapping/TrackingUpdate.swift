@@ -30,7 +30,7 @@ public enum TrackingUpdate {
     /// The outcome of `event` on the order `orderJSON` (its parsed `order.json`), given when the
     /// last event applied to this order's parcel occurred.
     public static func outcome(of event: TrackingEvent, on orderJSON: JSONObject, lastAppliedAt: Date?) -> Outcome {
-        if case .string(let status) = orderJSON["status"], status == "cancelled" || status == "completed" {
+        if case .string(let word) = orderJSON["status"], let status = Order.Status(rawValue: word), status != .open {
             return .orderClosed
         }
         if let lastAppliedAt, event.occurredAt < lastAppliedAt { return .older }
@@ -57,8 +57,10 @@ public enum TrackingUpdate {
     }
 
     private static func apply(_ event: TrackingEvent, to fulfillment: inout JSONObject) {
-        guard case .string(let current) = fulfillment["status"], current != "cancelled" else { return }
-        if current == "delivered", event.status != .issue { return }
+        guard case .string(let word) = fulfillment["status"], let current = Order.ShippingFulfillment.Status(rawValue: word),
+            current != .cancelled
+        else { return }
+        if current == .delivered, event.status != .issue { return }
         if let status = event.status {
             fulfillment["status"] = .string(status.rawValue)
             if status == .delivered, let deliveredAt = event.deliveredAt {

@@ -26,9 +26,7 @@ struct PostgresExecutor: SQLExecutor {
     var dialect: any SQLDialect { PostgresDialect() }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(PostgresThreads.shared) {
-            try await translating { try await servers.withConnection { try await body(connection($0)) } }
-        }
+        try await onThreads { try await translating { try await servers.withConnection { try await body(connection($0)) } } }
     }
 
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -42,9 +40,7 @@ struct PostgresExecutor: SQLExecutor {
     /// Reads as they are; each committed write a transaction of its own, its `BEGIN`, statement and
     /// `COMMIT` sent at once. Run again from the start on a serialization failure or deadlock.
     func writeStatements<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(PostgresThreads.shared) {
-            try await retrying { try await servers.withConnection { try await body(connection($0)) } }
-        }
+        try await onThreads { try await retrying { try await servers.withConnection { try await body(connection($0)) } } }
     }
 
     private func connection(_ connection: PostgresConnection) -> PostgresSQLConnection {
@@ -57,13 +53,19 @@ struct PostgresExecutor: SQLExecutor {
     func transaction<T: Sendable>(
         _ begin: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
-        try await withTaskExecutorPreference(PostgresThreads.shared) {
+        try await onThreads {
             try await retrying {
                 try await servers.withConnection { connection in
                     try await Self.run(begin, body, on: connection, logger: logger)
                 }
             }
         }
+    }
+
+    /// `work` on ``PostgresThreads`` — where every read's and unit of work's body runs, whoever
+    /// calls (docs/design.md, "One threading model"); no hop for a caller already there.
+    private func onThreads<T: Sendable>(_ work: () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(PostgresThreads.shared, operation: work)
     }
 
     /// `attempt` again after a serialization failure or deadlock, up to ``maximumAttempts`` times:

@@ -6,14 +6,14 @@ import Testing
 /// Each provider's signature scheme as its documentation gives it, checked against signatures
 /// Python's `hmac` computed over the fixtures (Tests/Fixtures/tracking/signatures.tsv).
 @Suite("Tracking webhooks: the providers' signatures")
-struct WebhookSignatureTests {
+struct TrackingSignatureTests {
     @Test("every fixture's signature is the one Python computed, and is accepted")
     func fixturesSigned() throws {
         let signatures = try TrackingFixtures.signatures()
         #expect(signatures.count == 5)
         for (file, (header, value)) in signatures {
             let provider: TrackingProvider = file.hasPrefix("aftership") ? .afterShip : .easyPost
-            let scheme = try #require(WebhookSignature(provider: provider))
+            let scheme = try #require(TrackingSignature(provider: provider))
             let body = try TrackingFixtures.body(file)
             #expect(scheme.header == header)
             #expect(scheme.value(for: body, secret: TrackingFixtures.secret) == value, "\(file)")
@@ -25,7 +25,7 @@ struct WebhookSignatureTests {
         "refused: no header, another secret, a byte of the body changed; accepted under either of two secrets",
         arguments: TrackingProvider.allCases.filter(\.signsBodies))
     func refusals(_ provider: TrackingProvider) throws {
-        let scheme = try #require(WebhookSignature(provider: provider))
+        let scheme = try #require(TrackingSignature(provider: provider))
         let body = try TrackingFixtures.body(provider == .afterShip ? "aftership-delivered.json" : "easypost-delivered.json")
         let value = scheme.value(for: body, secret: TrackingFixtures.secret)
         #expect(throws: TrackingError.unsigned(header: scheme.header)) {
@@ -54,11 +54,11 @@ struct WebhookSignatureTests {
     func secretNormalization() throws {
         let body = try TrackingFixtures.body("easypost-in-transit.json")
         let ligature = "\u{FB01}xture-secret-1"  // "ﬁ", which NFKD makes "fi"
-        let easyPost = try #require(WebhookSignature(provider: .easyPost))
+        let easyPost = try #require(TrackingSignature(provider: .easyPost))
         #expect(easyPost.value(for: body, secret: ligature) == easyPost.value(for: body, secret: TrackingFixtures.secret))
-        let afterShip = try #require(WebhookSignature(provider: .afterShip))
+        let afterShip = try #require(TrackingSignature(provider: .afterShip))
         #expect(afterShip.value(for: body, secret: ligature) != afterShip.value(for: body, secret: TrackingFixtures.secret))
-        #expect(WebhookSignature(provider: .generic) == nil)
+        #expect(TrackingSignature(provider: .generic) == nil)
     }
 
     @Test("an AfterShip body is refused when its signed ts is more than 5 minutes from now, either way")

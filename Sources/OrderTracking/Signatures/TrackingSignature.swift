@@ -15,7 +15,7 @@ import WalletPrimitives
 /// accepted when it matches either. Every secret is tried and compared in constant time whatever
 /// the first comparison found, so the time taken tells nothing about which secret or which byte
 /// differed.
-public struct WebhookSignature: Sendable {
+public struct TrackingSignature: Sendable {
     /// The provider whose scheme this is.
     public let provider: TrackingProvider
 
