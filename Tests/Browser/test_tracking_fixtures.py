@@ -1,6 +1,6 @@
 """The tracking fixtures' EasyPost signatures, checked by EasyPost's own client library (issue 55):
 `easypost.util.validate_webhook` accepts each body under the fixture secret with the signature
-Tests/Fixtures/tracking/signatures.tsv holds — the one the Swift scheme (`WebhookSignature`) must
+Tests/Fixtures/tracking/signatures.tsv holds — the one the Swift scheme (`TrackingSignature`) must
 reproduce byte for byte — and refuses the body changed by one byte or under another secret. A
 client written elsewhere agrees with our reading of the scheme (NFKD secret, hex, the
 `hmac-sha256-hex=` prefix)."""
