@@ -50,8 +50,10 @@ struct TrackingUpdateTests {
         let estimate = try #require(RFC3339Timestamp("2026-12-07T12:00:00Z")).date
         let outcome = TrackingUpdate.outcome(
             of: Self.event(.outForDelivery, description: "With the courier", estimate: estimate), on: order, lastAppliedAt: nil)
-        guard case .apply(_, let changed) = outcome else { throw CancellationError() }
+        guard case .apply(.object(let patch), let changed) = outcome else { throw CancellationError() }
         #expect(changed == ["parcel-1"])
+        // A tracking event changes fulfillments only: never webServiceURL, the token or the rest.
+        #expect(patch.keys == ["fulfillments"])
         let after = try Self.fulfillments(outcome)
         #expect(after["parcel-1"]?["status"] == .string("outForDelivery"))
         #expect(after["parcel-1"]?["statusDescription"] == .string("With the courier"))
