@@ -206,7 +206,7 @@ let package = Package(
             name: "WalletOrders",
             dependencies: [
                 "OrderPackage", "OrderStorage", "WalletCore", "FinanceData", "WalletStorage", "WalletSQLite", "WalletConsent",
-                .product(name: "Logging", package: "swift-log"),
+                "OrderTracking", .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -20,15 +20,23 @@ package struct MerchantRoutes: Sendable {
     let limits: ServiceLimits
     /// The `webServiceURL` authored orders get, and the others the operator allowed.
     let webService: WebServiceURLPolicy
+    let metrics: ServiceMetrics
+    /// The tracking endpoints' rate (``ServiceLimits/trackingRate``), per endpoint.
+    let trackingRate: RateLimiter
 
     static let archiveMediaTypes = ["application/vnd.apple.finance.order", "application/octet-stream"]
 
     /// - Parameter webService: the `webServiceURL` authored orders get (the service's public URL
     ///   and base path; nil leaves it absent), and the others the operator allowed by order type.
-    package init(wallet: WalletStore, limits: ServiceLimits, webService: WebServiceURLPolicy) {
+    package init(
+        wallet: WalletStore, limits: ServiceLimits, webService: WebServiceURLPolicy, metrics: ServiceMetrics,
+        trackingRate: RateLimiter
+    ) {
         self.wallet = wallet
         self.limits = limits
         self.webService = webService
+        self.metrics = metrics
+        self.trackingRate = trackingRate
     }
 
     package func add(to router: Router<Context>, table: RouteTable) {
@@ -45,6 +53,8 @@ package struct MerchantRoutes: Sendable {
         let content = OrderContentRoutes(wallet: wallet, limits: limits, webService: webService)
         table.add(.put, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.replace)
         table.add(.patch, "{orderTypeIdentifier}/{orderIdentifier}/content", prefix: prefix, to: orders, use: content.patch)
+        TrackingRoutes(wallet: wallet, limits: limits, webService: webService, metrics: metrics, rateLimiter: trackingRate)
+            .add(to: router, table: table)
     }
 
     /// `PUT /api/v1/orders`: saveOrder. `201` a new order, `200` a newer or the same version,

@@ -28,6 +28,12 @@ public struct OrderCandidate: Sendable, Hashable {
     /// The version this one was made from (authoring): saved only while that version is still
     /// the current one. Nil: decided on whatever is stored, as an upload is.
     public var basis: VersionBasis?
+    /// The parcels its shipping fulfillments name (``OrderPackage/TrackingKey``, normalized): the
+    /// store's tracking-number index, kept in the version's transaction.
+    public var trackingKeys: [String] = []
+    /// The tracking event this version applies, kept with it in its transaction; a second
+    /// version from the same event fails the save (`OrderStoreError.eventAlreadyApplied`).
+    public var trackingEvent: AppliedTrackingEvent?
 
     public init(
         identifier: FullyQualifiedOrderIdentifier, updatedAt: RFC3339Timestamp, createdAt: RFC3339Timestamp, status: String,
@@ -61,5 +67,6 @@ public struct OrderCandidate: Sendable, Hashable {
             merchantIdentifier: order.merchant.merchantIdentifier, merchantDisplayName: order.merchant.displayName,
             teamIdentifier: teamIdentifier, archive: archive, archiveSHA256: report.archiveSHA256, orderJSON: orderJSON,
             authenticationToken: order.authenticationToken)
+        trackingKeys = order.trackingKeys.map(\.normalized)
     }
 }

@@ -22,6 +22,9 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
     /// A request with this `Idempotency-Key` was answered already (by a request that ran at the
     /// same time): nothing of this one was saved; its receipt is the answer.
     case requestAlreadyAnswered(idempotencyKey: String)
+    /// The tracking event made a version of this order already (a second delivery of it, applied
+    /// at the same time): nothing of this one was saved.
+    case eventAlreadyApplied(eventID: String)
 
     public var code: String {
         switch self {
@@ -31,6 +34,7 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
         case .registrationLimit: "store.registrationLimit"
         case .dataRestricted: "store.dataRestricted"
         case .requestAlreadyAnswered: "store.requestAlreadyAnswered"
+        case .eventAlreadyApplied: "store.eventAlreadyApplied"
         }
     }
 
@@ -46,6 +50,8 @@ public enum OrderStoreError: Error, Sendable, CustomStringConvertible {
             return "\(id.clippedDescription) is stored signed by team \(stored); an update signed by team \(incoming) is refused"
         case .requestAlreadyAnswered(let key):
             return "a request with the Idempotency-Key \(MessageText.quote(key)) was answered already; nothing was saved"
+        case .eventAlreadyApplied(let eventID):
+            return "the tracking event \(MessageText.quote(eventID)) made a version of this order already; nothing was saved"
         case .dataRestricted:
             return "access to orders is restricted for now; try again later"
         case .registrationLimit(.devicesPerOrder(let limit)):
@@ -68,7 +74,7 @@ extension OrderStoreError: WalletError {
     public var category: ErrorCategory {
         switch self {
         case .invalidArchive: .invalidInput
-        case .conflictingVersion, .signerChanged, .registrationLimit, .requestAlreadyAnswered: .conflict
+        case .conflictingVersion, .signerChanged, .registrationLimit, .requestAlreadyAnswered, .eventAlreadyApplied: .conflict
         case .dataRestricted: .restricted
         }
     }

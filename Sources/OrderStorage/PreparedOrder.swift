@@ -40,6 +40,15 @@ public struct PreparedOrder: Sendable {
         return PreparedOrder(candidate: candidate, order: order, report: report)
     }
 
+    /// The same order, made by the tracking event `event`: its save keeps the event with the
+    /// version, in the same transaction, and fails with `OrderStoreError.eventAlreadyApplied`
+    /// when the event made a version of the order already.
+    public func applying(_ event: AppliedTrackingEvent) -> PreparedOrder {
+        var candidate = candidate
+        candidate.trackingEvent = event
+        return PreparedOrder(candidate: candidate, order: order, report: report)
+    }
+
     /// The same order, whose save also keeps `receipt` — in the same transaction, refused with
     /// `OrderStoreError.requestAlreadyAnswered` when the caller's key already has one.
     public func answered(with receipt: RequestReceipt) -> PreparedOrder {

@@ -20,6 +20,11 @@ public enum TrackingError: WalletError, Equatable {
     /// The body's signed timestamp is further from now than the provider's rule allows (a
     /// replayed body).
     case stale(path: String, age: Duration, limit: Duration)
+    /// No endpoint of this provider has the identifier in the path (never configured, removed,
+    /// or another provider's).
+    case unknownEndpoint(String)
+    /// An endpoint cannot be configured so (`orders tracking add`): the reason says what to change.
+    case invalidConfiguration(reason: String)
 
     public var code: String {
         switch self {
@@ -29,6 +34,8 @@ public enum TrackingError: WalletError, Equatable {
         case .unsigned: "tracking.unsigned"
         case .badSignature: "tracking.badSignature"
         case .stale: "tracking.stale"
+        case .unknownEndpoint: "tracking.unknownEndpoint"
+        case .invalidConfiguration: "tracking.invalidConfiguration"
         }
     }
 
@@ -46,6 +53,10 @@ public enum TrackingError: WalletError, Equatable {
             "the \(header) header does not match the body under any of this endpoint's secrets"
         case .stale(_, let age, let limit):
             "the body's signed time is \(Int(age.components.seconds)) s away from now; at most \(Int(limit.components.seconds)) s are accepted (a replayed body?)"
+        case .unknownEndpoint(let identifier):
+            "no tracking endpoint of this provider is named \(MessageText.quote(identifier)) (`orders tracking list` shows them)"
+        case .invalidConfiguration(let reason):
+            reason
         }
     }
 
@@ -53,14 +64,15 @@ public enum TrackingError: WalletError, Equatable {
         switch self {
         case .invalidBody(let path, _), .stale(let path, _, _): path.isEmpty ? nil : path
         case .unsigned(let header), .badSignature(let header): header
-        case .bodyTooLarge, .unsupportedEvent: nil
+        case .bodyTooLarge, .unsupportedEvent, .unknownEndpoint, .invalidConfiguration: nil
         }
     }
 
     public var category: ErrorCategory {
         switch self {
         case .unsigned, .badSignature, .stale: .unauthorized
-        case .bodyTooLarge, .invalidBody, .unsupportedEvent: .invalidInput
+        case .bodyTooLarge, .invalidBody, .unsupportedEvent, .invalidConfiguration: .invalidInput
+        case .unknownEndpoint: .notFound
         }
     }
 }

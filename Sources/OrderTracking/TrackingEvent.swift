@@ -3,7 +3,7 @@ import OrderPackage
 
 /// One shipment event in the service's terms, whatever the provider: which parcel, what its
 /// status now is in Wallet's words, and when that happened.
-public struct TrackingEvent: Sendable, Hashable {
+public struct TrackingEvent: Sendable, Hashable, Codable {
     /// Where it came from.
     public var provider: TrackingProvider
     /// The provider's identifier of the event (AfterShip's `event_id`, EasyPost's `evt_…`): a

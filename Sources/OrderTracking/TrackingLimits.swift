@@ -13,4 +13,18 @@ public enum TrackingLimits {
     /// How far a provider's signed timestamp may be from now (AfterShip's `ts`): a replayed body
     /// is refused after this long.
     public static let maximumSignatureAge: Duration = .seconds(300)
+    /// The most events an endpoint's store keeps (the oldest go first): the window in which a
+    /// redelivered event id is recognized when it made no version (one that did is recognized as
+    /// long as the order is stored).
+    public static let eventsKeptPerEndpoint = 10_000
+    /// How long an event no order names is kept, waiting for an order naming its parcel.
+    public static let unmatchedLifetime: Duration = .seconds(14 * 86_400)
+    /// How long any event is kept.
+    public static let eventLifetime: Duration = .seconds(30 * 86_400)
+    /// How often a service applies the kept events whose parcel an order now names, and
+    /// expires the old ones.
+    public static let sweepInterval: Duration = .seconds(2)
+    /// An event still `received` this long after it arrived was left by a service that stopped:
+    /// the sweep applies it.
+    public static let abandonedAfter: Duration = .seconds(60)
 }

@@ -25,15 +25,27 @@ public enum TrackingWebhook {
         if let scheme = TrackingSignature(provider: provider) {
             try scheme.check(signature, body: body, secrets: secrets)
         }
-        let event: TrackingEvent
-        switch provider {
-        case .afterShip:
-            event = try AfterShipWebhook.event(from: body)
+        let event = try self.event(provider, body: body)
+        if provider == .afterShip {
             // AfterShip's `ts` is signed with the body: a body replayed later is refused.
             let age = Duration.seconds(abs(now.timeIntervalSince(event.occurredAt)).rounded(.down))
             guard age <= TrackingLimits.maximumSignatureAge else {
                 throw .stale(path: "ts", age: age, limit: TrackingLimits.maximumSignatureAge)
             }
+        }
+        return event
+    }
+
+    /// The event in `body`, read without a signature or its age: for a body the operator saved
+    /// and applies again (`orders tracking replay`), never for one from the network.
+    ///
+    /// - Throws: ``TrackingError``: `bodyTooLarge`, `invalidBody` naming the JSON path, or
+    ///   `unsupportedEvent`.
+    public static func event(_ provider: TrackingProvider, body: Data) throws(TrackingError) -> TrackingEvent {
+        let event: TrackingEvent
+        switch provider {
+        case .afterShip:
+            event = try AfterShipWebhook.event(from: body)
         case .easyPost:
             // EasyPost signs no timestamp (its `X-Hmac-Signature` covers the body only): a
             // replayed body is an event already applied, which changes nothing.

@@ -170,6 +170,8 @@ public struct OrdersServer: Sendable {
             })
         services += [
             drainer, ConsentSweeper(wallet: wallet, logger: logger), SigningExpiryWatch(wallet: wallet, logger: logger),
+            TrackingSweeper(
+                wallet: wallet, webService: service.webServicePolicy, metrics: configuration.service.metrics, logger: logger),
             SigningIdentityReporter(
                 wallet: wallet, instance: SigningIdentityReporter.instanceName(), interval: configuration.signingCheckInterval,
                 logger: logger),

@@ -112,9 +112,11 @@ public struct OrdersService: Sendable {
             webService: wallet.webService, archives: archives,
             rendered: RenderedOrderCache(byteLimit: configuration.limits.archiveCacheSize)
         ).add(to: router, table: table)
-        let webService = WebServiceURLPolicy(
-            serviceURL: configuration.publicURL.map { $0 + base + "/" }, allowed: configuration.allowedWebServiceURLs)
-        MerchantRoutes(wallet: wallet, limits: configuration.limits, webService: webService).add(to: router, table: table)
+        let webService = webServicePolicy
+        MerchantRoutes(
+            wallet: wallet, limits: configuration.limits, webService: webService, metrics: configuration.metrics,
+            trackingRate: rateLimits.tracking
+        ).add(to: router, table: table)
         OperationalRoutes(wallet: wallet, metrics: configuration.metrics).add(to: router, table: table)
         // Financial data on the network: the owner's pages, the OAuth endpoints, the data API.
         FinancePages(wallet: wallet).add(to: router, table: table)
@@ -123,6 +125,14 @@ public struct OrdersService: Sendable {
         TokenRoutes(wallet: wallet, rateLimiter: rateLimits.tokens).add(to: router, table: table)
         FinanceAPIRoutes(wallet: wallet, streams: rateLimits.historyStreams, clientAuthentication: rateLimits.tokens).add(
             to: router, table: table)
+    }
+
+    /// The `webServiceURL` the versions this service authors get (its public URL and base path),
+    /// and the others the operator allowed.
+    var webServicePolicy: WebServiceURLPolicy {
+        WebServiceURLPolicy(
+            serviceURL: configuration.publicURL.map { $0 + Self.normalized(basePath: configuration.basePath) + "/" },
+            allowed: configuration.allowedWebServiceURLs)
     }
 
     /// A new router holding every route.

@@ -5,6 +5,7 @@
 @_exported import FinanceData
 @_exported import OrderPackage
 @_exported import OrderStorage
+@_exported import OrderTracking
 @_exported import WalletConsent
 @_exported import WalletCore
 @_exported import WalletPrimitives

@@ -16,6 +16,7 @@ package struct SQLRepositories: Sendable {
     package let backgroundDelivery: SQLBackgroundDeliveryRepository
     package let signingIdentities: SQLSigningIdentityRepository
     package let authoring: SQLAuthoringRead
+    package let tracking: SQLTrackingRepository
 
     package init(executor: any SQLExecutor) {
         access = SQLAccessRepository(executor: executor)
@@ -28,6 +29,7 @@ package struct SQLRepositories: Sendable {
         backgroundDelivery = SQLBackgroundDeliveryRepository(executor: executor)
         signingIdentities = SQLSigningIdentityRepository(executor: executor)
         authoring = SQLAuthoringRead(executor: executor)
+        tracking = SQLTrackingRepository(executor: executor)
     }
 }
 
@@ -64,6 +66,7 @@ extension SQLStorageBackend {
     public var consent: any ConsentRepository { repositories.consent }
     public var backgroundDelivery: any BackgroundDeliveryRepository { repositories.backgroundDelivery }
     public var signingIdentities: any SigningIdentityRepository { repositories.signingIdentities }
+    public var tracking: any TrackingRepository { repositories.tracking }
 
     public func withTransaction<T: Sendable>(_ body: @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await SQLRepositories.transaction(on: sqlExecutor, body)

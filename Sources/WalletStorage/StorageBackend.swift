@@ -33,6 +33,8 @@ public protocol StorageBackend: Sendable {
     /// The signing identities the service signs authored orders with: certificates and where
     /// their keys are, never the keys.
     var signingIdentities: any SigningIdentityRepository { get }
+    /// Tracking endpoints, the events they received and the versions those made.
+    var tracking: any TrackingRepository { get }
 
     /// Runs `body` as one transaction: the writes it makes through the transaction's repositories
     /// commit together when it returns, and none of them when it throws. Reads inside see those

@@ -99,6 +99,24 @@ enum CommandGuide {
             examples: ["orders keys create --order-type com.merchant.order --name \"shop backend\" > key.txt"],
             exits: operatorCommand),
         "keys list": Entry(examples: ["orders keys list --json"], exits: operatorCommand),
+        "tracking add": Entry(
+            examples: [
+                "orders tracking add --provider aftership --order-type com.merchant.order --secret-file /run/secrets/aftership --public-url https://wallet.example.com/"
+            ],
+            exits: operatorCommand),
+        "tracking list": Entry(examples: ["orders tracking list --json"], exits: operatorCommand),
+        "tracking secrets": Entry(
+            examples: ["orders tracking secrets trk_abc… --secret-file new.secret --secret-file old.secret"],
+            exits: "Exit status: 0 done, 1 no such endpoint, 2 usage or store error."),
+        "tracking remove": Entry(
+            examples: ["orders tracking remove trk_abc…"],
+            exits: "Exit status: 0 removed, 1 no such endpoint, 2 usage or store error."),
+        "tracking events": Entry(examples: ["orders tracking events --unmatched"], exits: operatorCommand),
+        "tracking replay": Entry(
+            examples: ["orders tracking replay saved-body.json --provider aftership --public-url https://wallet.example.com/"],
+            exits:
+                "Exit status: 0 recorded (applied or not: the outcome is printed), 1 a body or endpoint refused, 2 usage or store error, 6 restricted."
+        ),
         "keys revoke": Entry(
             examples: ["orders keys revoke 3f2a9c0b1d2e4f5a"],
             exits: "Exit status: 0 revoked, 1 no such key, 2 usage or store error."),

@@ -24,6 +24,7 @@ enum Failure {
         "access.notEntitled": ExitStatus.invalid,
         // A deployment that is configured wrong is a usage error, like a bad option.
         "configuration.invalid": ExitStatus.usageOrIO,
+        "tracking.invalidConfiguration": ExitStatus.usageOrIO,
     ]
 
     /// What to do next, for codes where the message alone does not say.

@@ -23,7 +23,7 @@ struct Orders: AsyncParsableCommand {
             HistoryCommand.self, ExportCommand.self, RemoveCommand.self, PackCommand.self, FinanceCommand.self,
             AccessCommand.self, RestrictCommand.self, DoctorCommand.self, ServeCommand.self, KeysCommand.self,
             SigningCommand.self, AuthorCommand.self, MigrateCommand.self, OwnerCommand.self, PreviewCommand.self,
-            LinkCommand.self,
+            LinkCommand.self, TrackingCommand.self,
         ]
     )
 

@@ -43,6 +43,11 @@ final class ServeProcess: @unchecked Sendable {
         try await start(location: ["--database", database], arguments: arguments, environment: environment)
     }
 
+    /// Starts `orders serve` on `location` (`--store PATH` or `--database URL`).
+    static func start(location: [String], arguments: [String] = []) async throws -> ServeProcess {
+        try await start(location: location, arguments: arguments, environment: [:])
+    }
+
     /// `orders serve` run as the user `uid` (and its group `gid`, no other), as a service user
     /// runs it: through util-linux's `setpriv`, which takes root.
     static func start(

@@ -59,6 +59,13 @@ public enum HTTPStatusTable {
         "signer.secretUnavailable": .serviceUnavailable,
         "signing.certificateExpired": .serviceUnavailable,
         "signing.untrustedChain": .serviceUnavailable,
+        // Tracking webhooks (docs/tracking.md): a body not signed by the endpoint's secret is
+        // not authenticated (401), as a missing API key is.
+        "tracking.unsigned": .unauthorized,
+        "tracking.badSignature": .unauthorized,
+        "tracking.stale": .unauthorized,
+        "tracking.bodyTooLarge": .contentTooLarge,
+        "store.eventAlreadyApplied": .conflict,
     ]
 
     /// The headers RFC 9110 asks for beside some statuses: the authentication scheme of a `401`
@@ -90,6 +97,10 @@ public enum HTTPStatusTable {
             return [.wwwAuthenticate: #"Bearer realm="finance""#]
         default:
             if error.code == "store.unavailable" || error.code == "authoring.contended" { return [.retryAfter: "1"] }
+            // RFC 9110 §11.6.1: a 401 names how to authenticate; here, the provider's signature.
+            if ["tracking.unsigned", "tracking.badSignature", "tracking.stale"].contains(error.code) {
+                return [.wwwAuthenticate: #"Signature realm="tracking""#]
+            }
             return error.code == "webService.unauthorized" ? [.wwwAuthenticate: #"AppleOrder realm="orders""#] : [:]
         }
     }

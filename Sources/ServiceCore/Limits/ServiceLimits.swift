@@ -38,6 +38,10 @@ public struct ServiceLimits: Sendable, Hashable {
     /// how many all clients together; more are answered `429`.
     public var historyStreamsPerClient: Int
     public var historyStreams: Int
+    /// How many webhook bodies one tracking endpoint (a provider's, or one merchant API key's
+    /// generic events) takes; the rest are answered `429` with `Retry-After`, which the providers
+    /// retry. Counted before the body is read.
+    public var trackingRate: Rate
 
     public init(
         archiveBodySize: Int = 10 << 20, bodySize: Int = 64 << 10, deviceLogLineLength: Int = 2048,
@@ -45,7 +49,7 @@ public struct ServiceLimits: Sendable, Hashable {
         registrationRate: Rate = Rate(burst: 60, perSecond: 1), rateLimitedClients: Int = 10_000,
         requestReadTimeout: Duration = .seconds(60), minimumRequestRate: Int = 1024, bodyRateWindow: Duration = .seconds(10),
         pageSize: Int = 500, archiveCacheSize: Int = 64 << 20, tokenRequestRate: Rate = Rate(burst: 30, perSecond: 1),
-        historyStreamsPerClient: Int = 4, historyStreams: Int = 256
+        historyStreamsPerClient: Int = 4, historyStreams: Int = 256, trackingRate: Rate = Rate(burst: 100, perSecond: 20)
     ) {
         self.archiveBodySize = archiveBodySize
         self.bodySize = bodySize
@@ -62,6 +66,7 @@ public struct ServiceLimits: Sendable, Hashable {
         self.tokenRequestRate = tokenRequestRate
         self.historyStreamsPerClient = historyStreamsPerClient
         self.historyStreams = historyStreams
+        self.trackingRate = trackingRate
     }
 
     public static let `default` = ServiceLimits()

@@ -58,6 +58,7 @@ public struct ServiceMetrics: Sendable {
         static let coalescedPushes = "orders_pushes_coalesced_total"
         static let certificateExpiry = "orders_signing_certificate_expiry_timestamp_seconds"
         static let deliveryAttempts = "orders_delivery_attempts_total"
+        static let trackingEvents = "orders_tracking_events_total"
     }
 
     /// Each metric's help text (and the request histogram's buckets), for ``PrometheusMetricsBackend``.
@@ -76,6 +77,10 @@ public struct ServiceMetrics: Sendable {
         Name.coalescedPushes: .init(
             help: "Order versions announced by a push already waiting for the device and order type (no push of their own)."),
         Name.deliveryAttempts: .init(help: "Background delivery attempts, by outcome."),
+        Name.trackingEvents: .init(
+            help:
+                "Tracking events received, by provider and outcome (applied, unchanged, older, unmatched, orderClosed, unsupported, duplicate, refused)."
+        ),
     ]
 
     /// Counts a request answered without doing its work because its client (or everybody) is
@@ -130,6 +135,15 @@ public struct ServiceMetrics: Sendable {
     public func recordDelivery(outcome: String) {
         CoreMetrics.Counter(label: Name.deliveryAttempts, dimensions: [("outcome", outcome)], factory: factory)
             .increment()
+    }
+
+    /// Counts one tracking event received by `provider` (`aftership`, `easypost`, `generic`) and
+    /// what it came to: a ``OrderStorage``-side outcome (`applied`, `unchanged`, `older`,
+    /// `unmatched`, `orderClosed`, `unsupported`, `duplicate`) or `refused` (401, 400, 413).
+    public func recordTrackingEvent(provider: String, outcome: String) {
+        CoreMetrics.Counter(
+            label: Name.trackingEvents, dimensions: [("provider", provider), ("outcome", outcome)], factory: factory
+        ).increment()
     }
 
     package func setDeliveryOutboxDepth(_ depth: Int) {

@@ -53,26 +53,63 @@ struct OrderAuthoring: Sendable {
     ) async throws -> AuthoringOutcome {
         try wallet.control.checkAvailable(.orders, for: "authorOrder")
         let incoming = try Self.parse(content)
-        return try await wallet.orderWriters.withTurn(identifier) {
+        guard
+            let outcome = try await author(
+                identifier, incoming, uploadedBy: uploadedBy, idempotency: idempotency, basis: basis, event: nil)
+        else { preconditionFailure("content that is not derived always makes a version") }
+        return outcome
+    }
+
+    /// The next version made by `derive` from the current one's order.json — a merge patch, or
+    /// nil when there is nothing to change (then nothing is signed or saved, and nil returned) —
+    /// kept with the tracking event `event` that made it (docs/tracking.md). `derive` runs again
+    /// when another version became current before the save.
+    func author(
+        _ identifier: FullyQualifiedOrderIdentifier, applying event: AppliedTrackingEvent,
+        deriving derive: @escaping @Sendable (JSONValue) async throws -> JSONValue?
+    ) async throws -> AuthoredOrder? {
+        try wallet.control.checkAvailable(.orders, for: "authorOrder")
+        guard
+            case .authored(let authored, _)? = try await author(
+                identifier, .derived(derive), uploadedBy: nil, idempotency: nil, basis: nil, event: event)
+        else { return nil }
+        return authored
+    }
+
+    private func author(
+        _ identifier: FullyQualifiedOrderIdentifier, _ incoming: Incoming, uploadedBy: String?,
+        idempotency: IdempotentAuthoring?, basis: String?, event: AppliedTrackingEvent?
+    ) async throws -> AuthoringOutcome? {
+        try await wallet.orderWriters.withTurn(identifier) {
             for _ in 1...Self.attempts {
                 let read = try await wallet.backend.authoringBasis(
                     of: identifier, client: client, receipt: idempotency?.key, now: wallet.configuration.clock())
-                if let outcome = try await author(
-                    identifier, incoming, from: read, uploadedBy: uploadedBy, idempotency: idempotency, basis: basis)
+                switch try await author(
+                    identifier, incoming, from: read, uploadedBy: uploadedBy, idempotency: idempotency, basis: basis,
+                    event: event)
                 {
-                    return outcome
+                case .done(let outcome): return outcome
+                case .nothingToChange: return nil
+                case .again: continue
                 }
             }
             throw AuthoringError.contended(attempts: Self.attempts)
         }
     }
 
-    /// Compose, sign, check and save from what was read; nil when the version read is no longer
-    /// current at the save (again, from the newer one).
+    private enum Attempt {
+        case done(AuthoringOutcome)
+        /// Derived content that changes nothing.
+        case nothingToChange
+        /// The version read is no longer current at the save: again, from the newer one.
+        case again
+    }
+
+    /// Compose, sign, check and save from what was read.
     private func author(
         _ identifier: FullyQualifiedOrderIdentifier, _ incoming: Incoming, from read: AuthoringBasis, uploadedBy: String?,
-        idempotency: IdempotentAuthoring?, basis: String?
-    ) async throws -> AuthoringOutcome? {
+        idempotency: IdempotentAuthoring?, basis: String?, event: AppliedTrackingEvent?
+    ) async throws -> Attempt {
         if let client {
             try wallet.control.checkNotRestricted(.orders, restrictedSince: read.access.restrictedSince)
             guard read.access.isEntitled else {
@@ -81,7 +118,7 @@ struct OrderAuthoring: Sendable {
         } else if read.access.restrictedSince != nil {
             throw OrderStoreError.dataRestricted
         }
-        if let receipt = read.receipt { return .answeredBefore(receipt) }
+        if let receipt = read.receipt { return .done(.answeredBefore(receipt)) }
         guard let row = read.identity else {
             throw SigningIdentityError.notFound(orderTypeIdentifier: identifier.orderTypeIdentifier)
         }
@@ -99,6 +136,14 @@ struct OrderAuthoring: Sendable {
                 throw AuthoringError.orderNotFound(
                     orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier)
             }
+            document = JSONMergePatch.apply(patch, to: current.document)
+            files = current.files
+        case .derived(let derive):
+            guard let current else {
+                throw AuthoringError.orderNotFound(
+                    orderTypeIdentifier: identifier.orderTypeIdentifier, orderIdentifier: identifier.orderIdentifier)
+            }
+            guard let patch = try await derive(current.document) else { return .nothingToChange }
             document = JSONMergePatch.apply(patch, to: current.document)
             files = current.files
         }
@@ -124,6 +169,7 @@ struct OrderAuthoring: Sendable {
             throw OrderStoreError.invalidArchive(report)
         }
         if let uploadedBy { prepared = prepared.uploaded(by: uploadedBy) }
+        if let event { prepared = prepared.applying(event) }
         // What the answer says is decided before the save, so that a receipt can hold it.
         var authored = AuthoredOrder(
             identifier: identifier, updatedAt: composed.updatedAt, archive: package.archive,
@@ -139,19 +185,20 @@ struct OrderAuthoring: Sendable {
         do {
             (result, decision) = try await wallet.clientOrders.saveOrderWithDecision(prepared, madeFrom: read.current?.order)
         } catch OrderStoreError.conflictingVersion {
-            return nil  // another writer stored the same updatedAt first: again, from its version
+            return .again  // another writer stored the same updatedAt first: again, from its version
         }
         switch decision {
-        case .keepNewer?, .basisChanged?: return nil  // another version is current: again, from it
+        case .keepNewer?, .basisChanged?: return .again  // another version is current: again, from it
         default: break
         }
         authored.result = result
-        return .authored(authored, receipt: receipt)
+        return .done(.authored(authored, receipt: receipt))
     }
 
     private enum Incoming {
         case replace(JSONValue, resources: [String: Data]?)
         case mergePatch(JSONValue)
+        case derived(@Sendable (JSONValue) async throws -> JSONValue?)
     }
 
     /// The content parsed before anything is read or signed.

@@ -57,13 +57,22 @@ extension SQLRenderer {
 /// (``PostgresConnection/committedRows(_:_:logger:)``): the save is acknowledged on the reply to
 /// `COMMIT`, and the change number's row lock waits for nothing of this process's.
 struct PostgresOrderVersionWrites: OrderVersionWrites {
-    func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
+    func insert(_ version: [SQLValue], trackingKeys: [String], on connection: any SQLConnection) async throws -> Bool {
         // The number a losing insert took is left unused: tags may skip numbers, never changes.
-        try await !connection.fetchCommitted(Self.insertSQL, version) { _ in () }.isEmpty
+        guard !trackingKeys.isEmpty else {
+            return try await !connection.fetchCommitted(Self.insertSQL, version) { _ in () }.isEmpty
+        }
+        return try await !connection.fetchCommitted(
+            Self.insertIndexedSQL, version + [TrackingIndex.joined(trackingKeys)]
+        ) { _ in () }.isEmpty
     }
 
-    func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
-        try await !connection.fetchCommitted(Self.replaceSQL, version + [.text(expectedDigest)]) { _ in () }.isEmpty
+    func replace(
+        _ version: [SQLValue], trackingKeys: [String], expectedDigest: String, on connection: any SQLConnection
+    ) async throws -> Bool {
+        try await !connection.fetchCommitted(
+            Self.replaceSQL, version + [.text(expectedDigest), TrackingIndex.joined(trackingKeys)]
+        ) { _ in () }.isEmpty
     }
 
     private static let insertSQL = """
@@ -73,8 +82,23 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
         ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING 1
         """
 
+    /// ``insertSQL`` that also indexes the keys in $16 (``TrackingIndex``) when the order was inserted.
+    private static let insertIndexedSQL = """
+        WITH next AS (UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 RETURNING value),
+        inserted AS (
+            INSERT INTO orders (\(OrderColumns.version), changeSequence)
+            SELECT \(SQLPlaceholders.list(1...OrderColumns.count)), value FROM next
+            ON CONFLICT (orderTypeIdentifier, orderIdentifier) DO NOTHING RETURNING changeSequence),
+        keys AS (
+            INSERT INTO trackingNumbers (trackingKey, orderTypeIdentifier, orderIdentifier, changeSequence)
+            SELECT k, $1, $2, inserted.changeSequence
+            FROM inserted, unnest(string_to_array($\(OrderColumns.count + 1), ' ')) AS k)
+        SELECT 1 FROM inserted
+        """
+
     /// $1…$15: the new version, $13 its `addedAt` (the old one's `replacedAt`), $16 the digest
-    /// the decision was made against.
+    /// the decision was made against, $17 the new version's tracking keys: the index's entries
+    /// the new version no longer names go, its new ones come, only when a version was replaced.
     private static let replaceSQL = """
         WITH old AS (
             SELECT id, \(OrderColumns.version) FROM orders
@@ -83,7 +107,15 @@ struct PostgresOrderVersionWrites: OrderVersionWrites {
             INSERT INTO orderVersions (\(OrderColumns.version), replacedAt) SELECT \(OrderColumns.version), $13 FROM old),
         pushes AS (\(PushEnqueue.sql(type: "$1", identifier: "$2", time: "$13", joining: "old"))),
         next AS (
-            UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value)
+            UPDATE orderChangeSequence SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM old) RETURNING value),
+        stale AS (
+            DELETE FROM trackingNumbers t USING old
+            WHERE t.orderTypeIdentifier = $1 AND t.orderIdentifier = $2
+            AND NOT (t.trackingKey = ANY (string_to_array($\(OrderColumns.count + 2), ' ')))),
+        keys AS (
+            INSERT INTO trackingNumbers (trackingKey, orderTypeIdentifier, orderIdentifier, changeSequence)
+            SELECT k, $1, $2, next.value FROM next, unnest(string_to_array($\(OrderColumns.count + 2), ' ')) AS k
+            ON CONFLICT (trackingKey, orderTypeIdentifier, orderIdentifier) DO UPDATE SET changeSequence = excluded.changeSequence)
         UPDATE orders SET (\(OrderColumns.version), changeSequence) = (\(SQLPlaceholders.list(1...OrderColumns.count)), next.value)
         FROM old, next WHERE orders.id = old.id
         RETURNING 1

@@ -102,6 +102,9 @@ enum PostgresSchema {
                     PRIMARY KEY (instance, orderTypeIdentifier, revision))
                 """,
             ]),
+        // SQLite's orders.v9: tracking endpoints, the tracking-number index, events, applications.
+        PostgresMigration(
+            version: 14, name: "orders.v9", statements: TrackingTables.migration(text: "TEXT COLLATE \"C\"", bytes: "BYTEA")),
     ]
 
     /// Migrates the database to ``migrations``: creates `walletSchema` if missing, then, holding a

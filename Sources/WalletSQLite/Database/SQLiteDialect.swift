@@ -61,13 +61,16 @@ struct SQLiteDialect: SQLDialect {
 /// save decided on, so each write holds by itself and is a few plain statements (SQLite has no
 /// data-modifying `WITH`).
 struct SQLiteOrderVersionWrites: OrderVersionWrites {
-    func insert(_ version: [SQLValue], on connection: any SQLConnection) async throws -> Bool {
+    func insert(_ version: [SQLValue], trackingKeys: [String], on connection: any SQLConnection) async throws -> Bool {
         let sequence = try await nextChangeSequence(on: connection)
         try await connection.execute(Self.insertSQL, version + [.integer(sequence)])
+        try await TrackingIndex.write(trackingKeys, of: version, sequence: sequence, replacing: false, on: connection)
         return true
     }
 
-    func replace(_ version: [SQLValue], expectedDigest: String, on connection: any SQLConnection) async throws -> Bool {
+    func replace(
+        _ version: [SQLValue], trackingKeys: [String], expectedDigest: String, on connection: any SQLConnection
+    ) async throws -> Bool {
         // $1, $2: the key; $3: the new version's addedAt, the old one's replacedAt.
         let keyAndTime = Array(version[0...1]) + [version[12]]
         try await connection.execute(Self.historySQL, keyAndTime)
@@ -76,6 +79,7 @@ struct SQLiteOrderVersionWrites: OrderVersionWrites {
         // Every device registered for the order is owed a push, committed with the version; one
         // not yet sent to the device for the type carries this version too (coalesced).
         try await connection.execute(Self.pushesSQL, keyAndTime)
+        try await TrackingIndex.write(trackingKeys, of: version, sequence: sequence, replacing: true, on: connection)
         return true
     }
 

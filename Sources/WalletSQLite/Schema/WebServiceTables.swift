@@ -159,5 +159,13 @@ enum WebServiceTables {
                     );
                     """)
         }
+
+        // Orders that keep themselves current (issue 55): tracking endpoints, the tracking-number
+        // index, the events received and which versions they made (WalletStorage's TrackingTables).
+        migrator.registerMigration("orders.v9") { db in
+            for statement in TrackingTables.migration(text: "TEXT", bytes: "BLOB") {
+                try db.execute(sql: statement)
+            }
+        }
     }
 }

@@ -58,6 +58,22 @@ package enum StoreLayout {
                 "id", "orderTypeIdentifier", "orderIdentifier", "deviceIdentifier", "pushTokenSuffix", "enqueuedAt", "failedAt",
                 "attempts", "reason",
             ]),
+        // Tracking: the endpoints with their secrets, the index, the events kept and which versions
+        // they made (the dedupe of event ids survives the copy).
+        CopiedTable("trackingEndpoints", ["identifier", "provider", "orderTypeIdentifiers", "secrets", "createdAt"]),
+        CopiedTable("trackingNumbers", ["trackingKey", "orderTypeIdentifier", "orderIdentifier"], keyLength: 3),
+        CopiedTable(
+            "trackingEvents",
+            [
+                "endpoint", "eventID", "provider", "trackingKey", "orderTypeIdentifier", "occurredAt", "receivedAt", "event",
+                "outcome", "versions",
+            ], keyLength: 2),
+        CopiedTable(
+            "trackingApplications",
+            [
+                "orderTypeIdentifier", "orderIdentifier", "endpoint", "eventID", "provider", "trackingKey", "occurredAt",
+                "receivedAt", "archiveSHA256",
+            ], keyLength: 4),
         CopiedTable(
             "accounts", ["id", "kind", "displayNameKey", "institutionNameKey", "currencyCode", "openingDate", "record"]),
         CopiedTable("balances", ["id", "accountID", "availableAsOf", "bookedAsOf", "currencyCode", "record"]),

@@ -54,9 +54,9 @@ package final class SQLOrderRepository: OrderRepository {
         let addedAt = Microseconds.since1970(time)
         let writes = executor.dialect.orderVersionWrites
         return try await reportingFailures {
-            // A receipt is kept in the version's transaction: one unit of work, not statements
-            // that each commit on their own.
-            if candidate.receipt != nil {
+            // A receipt and an applied event are kept in the version's transaction: one unit of
+            // work, not statements that each commit on their own.
+            if candidate.receipt != nil || candidate.trackingEvent != nil {
                 return try await executor.write { connection in
                     try await Self.save(candidate, addedAt: addedAt, writes: writes, on: connection)
                 }
@@ -104,16 +104,20 @@ package final class SQLOrderRepository: OrderRepository {
             let version = OrderColumns.arguments(candidate, addedAt: addedAt)
             switch decision {
             case .insert:
-                guard try await writes.insert(version, on: connection) else { continue }
+                guard try await writes.insert(version, trackingKeys: candidate.trackingKeys, on: connection) else { continue }
             case .replace:
                 guard let expected = stored?.archiveSHA256,
-                    try await writes.replace(version, expectedDigest: expected, on: connection)
+                    try await writes.replace(
+                        version, trackingKeys: candidate.trackingKeys, expectedDigest: expected, on: connection)
                 else { continue }
             case .unchanged, .keepNewer, .conflict, .signerChanged, .basisChanged:
                 break
             }
             if let receipt = candidate.receipt, decision == .insert || decision == .replace {
                 try await keep(receipt, on: connection)
+            }
+            if let event = candidate.trackingEvent, decision == .insert || decision == .replace {
+                try await SQLTrackingRepository.keep(event, madeBy: candidate, on: connection)
             }
             return decision
         }
@@ -325,7 +329,7 @@ package final class SQLOrderRepository: OrderRepository {
                 let key = OrderColumns.key(identifier)
                 // The order's registrations and the pushes owed for it go with it — but a push
                 // that versions of other orders coalesced into may announce them too: it stays.
-                for table in ["orderVersions", "orderRegistrations"] {
+                for table in ["orderVersions", "orderRegistrations", "trackingNumbers", "trackingApplications"] {
                     try await connection.execute(
                         "DELETE FROM \(table) WHERE orderTypeIdentifier = $1 AND orderIdentifier = $2", key)
                 }

@@ -25,3 +25,17 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { normalized }
 }
+
+extension Order {
+    /// The keys of the parcels the order's shipping fulfillments name, each once, sorted: what a
+    /// store indexes so that a tracking event finds the orders it concerns (docs/tracking.md).
+    public var trackingKeys: [TrackingKey] {
+        var keys = Set<TrackingKey>()
+        for case .shipping(let fulfillment) in fulfillments ?? [] {
+            guard let number = fulfillment.trackingNumber else { continue }
+            let key = TrackingKey(trackingNumber: number)
+            if !key.isEmpty { keys.insert(key) }
+        }
+        return keys.sorted { $0.normalized < $1.normalized }
+    }
+}
