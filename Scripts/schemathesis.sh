@@ -32,6 +32,15 @@ store="$work/store.sqlite"
 root=TestArchives/pki/root.pem
 "$orders" keys create --store "$store" --order-type order.com.example.shop > "$work/key" 2>/dev/null
 "$orders" add --yes --store "$store" --trust-root "$root" TestArchives/valid/basic.order >/dev/null
+# A webhook of each tracking provider (their path's endpoint; their secrets sign nothing the
+# schema can describe, so their bodies are refused 401 — Scripts/schemathesis.toml).
+for provider in aftership easypost; do
+  printf 'schemathesis %s secret\n' "$provider" > "$work/$provider.secret"
+  chmod 600 "$work/$provider.secret"
+  url=$("$orders" tracking add --store "$store" --provider "$provider" --order-type order.com.example.shop \
+    --secret-file "$work/$provider.secret" 2>/dev/null)
+  export "TRACKING_$(echo "$provider" | tr a-z A-Z)=${url##*/}"
+done
 # Financial data, the owner's password and a client, for the financial-data API.
 "$orders" finance import --store "$store" Samples/finance-feed.json >/dev/null
 printf 'schemathesis owner password\n' | "$orders" owner set-password --cost 4 --store "$store" >/dev/null
@@ -39,7 +48,8 @@ redirect=http://127.0.0.1:9/callback
 "$orders" finance clients create --store "$store" --name Schemathesis --redirect-uri "$redirect" \
   --id com.example.schemathesis > "$work/client" 2>/dev/null
 secret=$(sed -n 's/^client_secret: //p' "$work/client")
-start_server "$work/out" "$work/err" "$orders" serve --store "$store" --port 0 --trust-root "$root"
+# Every generic event schemathesis sends is within the endpoint's rate (429 is tested elsewhere).
+start_server "$work/out" "$work/err" "$orders" serve --store "$store" --port 0 --trust-root "$root" --tracking-rate 100000
 base="http://127.0.0.1:$port"
 token=$(python3 Scripts/lib/finance_token.py "$base" com.example.schemathesis "$secret" "$redirect" 'schemathesis owner password')
 run() {

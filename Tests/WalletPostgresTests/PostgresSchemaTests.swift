@@ -43,7 +43,7 @@ struct PostgresSchemaTests {
             try await Self.column("SELECT version::text || ' ' || name FROM walletSchema ORDER BY version", in: url) == [
                 "0 walletSchema", "1 initial", "2 finance.v3", "3 orders.v3", "4 core.v3", "5 finance.v4",
                 "6 orders.v4", "7 core.v4", "8 core.v5", "9 finance.v5", "10 orders.v5", "11 orders.v6",
-                "12 orders.v7", "13 orders.v8",
+                "12 orders.v7", "13 orders.v8", "14 orders.v9",
             ])
     }
 
@@ -59,7 +59,7 @@ struct PostgresSchemaTests {
         #expect(
             // `AS step`: ORDER BY `version` would name the text output column and sort "10" before "2".
             try await Self.column("SELECT version::text AS step FROM walletSchema ORDER BY version", in: url) == [
-                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14",
             ])
         #expect(try await Self.column("SELECT count(*)::text FROM storeInfo", in: url) == ["1"])
     }
@@ -80,7 +80,7 @@ struct PostgresSchemaTests {
         #expect(
             try await Self.column("SELECT name FROM walletSchema ORDER BY version", in: url) == [
                 "walletSchema", "initial", "finance.v3", "orders.v3", "core.v3", "finance.v4", "orders.v4", "core.v4",
-                "core.v5", "finance.v5", "orders.v5", "orders.v6", "orders.v7", "orders.v8", "fromTheFuture",
+                "core.v5", "finance.v5", "orders.v5", "orders.v6", "orders.v7", "orders.v8", "orders.v9", "fromTheFuture",
             ])
     }
 

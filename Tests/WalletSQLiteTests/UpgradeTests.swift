@@ -66,7 +66,7 @@ struct UpgradeTests {
                 "finance.v5",
                 "orders.v1",
                 "orders.v2",
-                "orders.v3", "orders.v4", "orders.v5", "orders.v6", "orders.v7", "orders.v8",
+                "orders.v3", "orders.v4", "orders.v5", "orders.v6", "orders.v7", "orders.v8", "orders.v9",
             ])
     }
 

@@ -53,12 +53,12 @@ struct EventFields {
         return text
     }
 
-    /// A string of at most ``TrackingLimits/maximumTextLength`` characters, without U+0000; an
-    /// empty one reads as absent.
+    /// A string of at most ``TrackingLimits/maximumTextLength`` Unicode scalars (code points, as
+    /// JSON Schema's `maxLength` counts), without U+0000; an empty one reads as absent.
     func optionalString(_ key: String) throws(TrackingError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else { throw refuse(key, "expected a string, found \(value.typeName)") }
-        guard text.count <= TrackingLimits.maximumTextLength else {
+        guard text.unicodeScalars.count <= TrackingLimits.maximumTextLength else {
             throw refuse(key, "longer than \(TrackingLimits.maximumTextLength) characters")
         }
         guard !text.unicodeScalars.contains("\u{0}") else { throw refuse(key, "contains U+0000") }

@@ -14,6 +14,13 @@ import WalletPrimitives
 /// `status` is a shipping fulfillment's status in Wallet's words; without it the event changes
 /// only the estimate or the description. `orderTypeIdentifier` limits matching to one type.
 enum GenericTrackingEvent {
+    /// The longest tracking number the generic event takes (carriers' are 10 to 40 characters).
+    static let maximumTrackingNumberLength = 64
+    /// What a generic event's tracking number is written with (the OpenAPI document's pattern):
+    /// ASCII letters and digits, at least one, and spaces, dots, slashes and hyphens.
+    static let letterOrDigit = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".unicodeScalars)
+    static let trackingNumberCharacters = letterOrDigit.union(" ./-".unicodeScalars)
+
     static func event(from body: Data) throws(TrackingError) -> TrackingEvent {
         let document = try EventFields.document(body)
         var status: Order.ShippingFulfillment.Status?
@@ -24,9 +31,20 @@ enum GenericTrackingEvent {
             }
             status = known
         }
+        let number = try document.string("trackingNumber")
+        guard number.unicodeScalars.count <= maximumTrackingNumberLength,
+            number.unicodeScalars.allSatisfy(trackingNumberCharacters.contains),
+            number.unicodeScalars.contains(where: letterOrDigit.contains)
+        else {
+            throw .invalidBody(
+                path: "trackingNumber",
+                reason:
+                    "expected 1 to \(maximumTrackingNumberLength) ASCII letters, digits, spaces, dots, slashes and hyphens, with a letter or digit"
+            )
+        }
         var event = TrackingEvent(
             provider: .generic, eventID: try document.string("eventID"), carrier: try document.optionalString("carrier"),
-            trackingNumber: try document.string("trackingNumber"),
+            trackingNumber: number,
             orderTypeIdentifier: try document.optionalString("orderTypeIdentifier"), status: status,
             providerStatus: status?.rawValue ?? "", statusDescription: try document.optionalString("statusDescription"),
             occurredAt: try document.timestamp("occurredAt"),

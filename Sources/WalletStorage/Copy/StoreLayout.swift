@@ -61,12 +61,13 @@ package enum StoreLayout {
         // Tracking: the endpoints with their secrets, the index, the events kept and which versions
         // they made (the dedupe of event ids survives the copy).
         CopiedTable("trackingEndpoints", ["identifier", "provider", "orderTypeIdentifiers", "secrets", "createdAt"]),
-        CopiedTable("trackingNumbers", ["trackingKey", "orderTypeIdentifier", "orderIdentifier"], keyLength: 3),
+        CopiedTable(
+            "trackingNumbers", ["trackingKey", "orderTypeIdentifier", "orderIdentifier", "changeSequence"], keyLength: 3),
         CopiedTable(
             "trackingEvents",
             [
                 "endpoint", "eventID", "provider", "trackingKey", "orderTypeIdentifier", "occurredAt", "receivedAt", "event",
-                "outcome", "versions",
+                "outcome", "versions", "checkedThrough", "checkedAt",
             ], keyLength: 2),
         CopiedTable(
             "trackingApplications",

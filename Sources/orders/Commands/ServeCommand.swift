@@ -83,6 +83,13 @@ struct ServeCommand: AsyncParsableCommand {
     var ordersPerDevice = RegistrationLimits.default.ordersPerDevice
 
     @Option(
+        name: .customLong("tracking-rate"),
+        help: ArgumentHelp(
+            "Tracking webhook bodies one endpoint may post per second (bursts of five seconds' worth, at least 100); more are answered 429.",
+            valueName: "per-second"))
+    var trackingRate = ServiceLimits.default.trackingRate.perSecond
+
+    @Option(
         name: .customLong("public-url"),
         help: ArgumentHelp(
             "The origin clients and browsers reach this service at (https://wallet.example): the OAuth issuer. Default: each request's own scheme and Host.",
@@ -210,6 +217,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.requestReadTimeout = .seconds(requestTimeout)
         limits.historyStreams = maximumHistoryStreams
         limits.historyStreamsPerClient = maximumHistoryStreamsPerClient
+        limits.trackingRate = Rate(burst: max(100, Int(trackingRate * 5)), perSecond: trackingRate)
         var configuration = OrdersServer.Configuration(
             host: host, port: port, idleTimeout: .seconds(idleTimeout), shutdownTimeout: .seconds(shutdownTimeout),
             cancellationTimeout: .seconds(ShutdownWatchdog.cancellationTime), push: try push.configuration(),
