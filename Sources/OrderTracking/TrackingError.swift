@@ -44,7 +44,8 @@ public enum TrackingError: WalletError, Equatable {
         case .bodyTooLarge(let size, let limit):
             "the body is \(size) bytes; at most \(limit) are accepted"
         case .invalidBody(let path, let reason):
-            path.isEmpty ? "the body is not a valid event: \(reason)" : "\(path): \(reason)"
+            // The path is ``path``: printed beside the message, never twice.
+            path.isEmpty ? "the body is not a valid event: \(reason)" : reason
         case .unsupportedEvent(let name):
             "events of kind \(MessageText.quote(name)) are not applied"
         case .unsigned(let header):

@@ -217,6 +217,61 @@ def test_the_push_outbox_shows_waiting_and_failed_pushes_with_their_reasons(page
     check(pages, "console push outbox", "console-outbox")
 
 
+def test_tracking_webhooks_signed_as_their_providers_sign_are_listed_with_what_they_did(pages, deployment, console, folder):
+    """Issue 55: an EasyPost event signed as EasyPost's documentation says (checked by EasyPost's
+    own `validate_webhook`) and an AfterShip one signed with Python's hmac are accepted by the
+    running service; a forged one is 401; the console's Tracking page lists the webhook without
+    its secret and the events waiting for an order. Their parcel is one no order names: the
+    orders of this module keep their versions."""
+    import base64
+    import hashlib
+    import hmac
+    import time
+    import unicodedata
+
+    from easypost.util import validate_webhook
+
+    secrets = {}
+    paths = {}
+    for provider in ("easypost", "aftership"):
+        secrets[provider] = f"{provider}-console-secret-\ufb01"
+        secret_file = os.path.join(folder, f"{provider}.secret")
+        with open(secret_file, "w") as file:
+            file.write(secrets[provider] + "\n")
+        os.chmod(secret_file, 0o600)
+        paths[provider] = deployment.orders(["tracking", "add", "--provider", provider, "--order-type", ORDER_TYPE,
+                                             "--secret-file", secret_file]).stdout.strip()
+        assert paths[provider].startswith(f"/api/v1/tracking/{provider}/trk_")
+    easypost = json.dumps({"object": "Event", "id": "evt_console_1", "description": "tracker.updated",
+                           "created_at": "2026-12-07T06:40:00Z",
+                           "result": {"object": "Tracker", "tracking_code": "EZ1000000001", "status": "in_transit",
+                                      "carrier": "USPS", "tracking_details": []}}).encode()
+    key = unicodedata.normalize("NFKD", secrets["easypost"]).encode()
+    signature = "hmac-sha256-hex=" + hmac.new(key, easypost, hashlib.sha256).hexdigest()
+    assert validate_webhook(easypost, {"X-Hmac-Signature": signature}, secrets["easypost"])["id"] == "evt_console_1"
+    status, body = request("POST", console + paths["easypost"], easypost,
+                           {"Content-Type": "application/json", "X-Hmac-Signature": signature})
+    assert (status, json.loads(body)["outcome"]) == (200, "unmatched"), body
+    aftership = json.dumps({"event_id": "as-console-1", "event": "tracking_update", "ts": int(time.time()),
+                            "msg": {"tracking_number": "AS1000000001", "slug": "ups", "tag": "InTransit",
+                                    "checkpoints": []}}).encode()
+    digest = base64.b64encode(hmac.new(secrets["aftership"].encode(), aftership, hashlib.sha256).digest()).decode()
+    status, body = request("POST", console + paths["aftership"], aftership,
+                           {"Content-Type": "application/json", "aftership-hmac-sha256": digest})
+    assert (status, json.loads(body)["outcome"]) == (200, "unmatched"), body
+    status, body = request("POST", console + paths["aftership"], aftership,
+                           {"Content-Type": "application/json", "aftership-hmac-sha256": base64.b64encode(b"x" * 32).decode()})
+    assert status == 401 and json.loads(body)["error"]["code"] == "tracking.badSignature"
+
+    signed_in(pages, console, "/console/tracking")
+    assert pages.heading() == "Tracking"
+    waiting = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+               for row in pages.driver.find_elements(By.CSS_SELECTOR, "[aria-label='Events waiting for an order'] tbody tr")]
+    assert sorted(row[2] for row in waiting) == ["as-console-1", "evt_console_1"]
+    assert all(secret not in pages.driver.page_source for secret in secrets.values())
+    check(pages, "console tracking", "console-tracking")
+
+
 def test_the_order_is_changed_from_its_page_after_a_preview_and_signed_by_the_service(pages, deployment, console):
     """Issue 43: the order's status and its fulfillment's, previewed as the fields that change,
     then signed with the type's identity — a new current version, pushed; a forged post changes

@@ -316,3 +316,51 @@ struct ConsolePagesTests {
         }
     }
 }
+
+extension ConsolePagesTests {
+    @Test(
+        "tracking: the webhooks without their secrets, the latest events and those waiting for an order; a version names its event"
+    )
+    func tracking() async throws {
+        let fixture = try await ServiceFixture.make()
+        try await fixture.wallet.consent.setOwnerPassword("correct horse battery", cost: 4)
+        try await ServiceFixture.addSigningIdentity(to: fixture.wallet)
+        let client: ClientIdentifier = "com.example.tracker"
+        try await fixture.wallet.entitle(client, toOrderTypes: [ServiceFixture.shopType])
+        let secret = "console-test-secret-\(UUID().uuidString)"
+        let endpoint = try await fixture.wallet.addTrackingEndpoint(
+            provider: .easyPost, orderTypeIdentifiers: [ServiceFixture.shopType], secrets: [secret])
+        let policy = WebServiceURLPolicy(
+            serviceURL: "https://wallet.example.com/", allowed: [ServiceFixture.shopType: [ServiceFixture.shopWebServiceURL]])
+        // The stored test order's parcel (sources/small), and one no order names.
+        let merchant = fixture.wallet.merchantOrders(for: client)
+        func event(_ id: String, _ number: String) -> Data {
+            Data(
+                #"{"eventID":"\#(id)","trackingNumber":"\#(number)","status":"outForDelivery","occurredAt":"2026-12-07T06:40:00Z"}"#
+                    .utf8)
+        }
+        // Both stored orders of the type name it (ORDER-1 and the fixture's odd identifier).
+        let applied = try await merchant.receiveTrackingEvent(event("scan-<1>", "JD014600003828"), webService: policy)
+        #expect(applied.outcome == .applied && applied.versions.count == 2)
+        #expect(try await merchant.receiveTrackingEvent(event("scan-2", "NOBODY-42"), webService: policy).outcome == .unmatched)
+        try await fixture.service().application(host: "127.0.0.1", port: 0).test(.router) { http in
+            let cookie: HTTPFields = [.cookie: try await Self.signIn(http)]
+            let answer = try await http.executeRequest(uri: "/console/tracking", method: .get, headers: cookie, body: nil)
+            #expect(answer.status == .ok)
+            let page = String(buffer: answer.body)
+            #expect(page.contains("<code>/api/v1/tracking/easypost/\(endpoint.identifier)</code>"))
+            #expect(!page.contains(secret), "a secret is never shown")
+            #expect(page.contains("<code>scan-&lt;1&gt;</code>"), "an event id is escaped")
+            #expect(page.contains("<td>applied</td><td>2</td>") && page.contains("<td>unmatched</td><td>0</td>"), "\(page)")
+            let waiting = try #require(page.range(of: "Waiting for an order")).upperBound
+            let latest = try #require(page.range(of: "Latest events")).lowerBound
+            #expect(page[waiting..<latest].contains("NOBODY42") && !page[waiting..<latest].contains("JD014600003828"))
+            let order = try await http.executeRequest(
+                uri: "/console/orders/\(ServiceFixture.shopType)/ORDER-1", method: .get, headers: cookie, body: nil)
+            let orderPage = String(buffer: order.body)
+            #expect(orderPage.contains("generic event scan-&lt;1&gt;, received "))
+            let events = try #require(orderPage.range(of: "Tracking Events</h2>")).upperBound
+            #expect(orderPage[events...].contains("<td><code>scan-&lt;1&gt;</code></td><td><code>JD014600003828</code></td>"))
+        }
+    }
+}

@@ -256,28 +256,14 @@ struct MerchantSafeAuthoringTests {
         "30 PATCHes of one order at once: every one answered 200, 30 versions, updatedAt strictly increasing (item 9)",
         arguments: backends)
     func concurrentWriters(_ backend: String) async throws {
-        let configuration = WalletConfiguration(verifier: try TestOrderArchive.verifier(), logger: Logger(label: "test"))
-        let wallet: WalletStore
-        let location: [String]
-        if backend == "sqlite" {
-            let store = try TemporaryDirectory.make("writers").appendingPathComponent("orders.sqlite").path
-            wallet = try WalletStore(path: store, configuration: configuration)
-            location = ["--store", store]
-        } else {
-            let url = try await TestPostgres.newDatabase(route: backend)
-            wallet = WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration)
-            location = ["--database", url.redacted]
-        }
+        let (wallet, location) = try await ServiceFixture.serveStore(backend)
         _ = try await wallet.orders.saveOrder(signedArchive: try TestOrderArchive.make())
         try await ServiceFixture.addSigningIdentity(to: wallet)
         let key = try await wallet.createAPIKey(name: "shop", orderTypes: [ServiceFixture.shopType]).token
         let arguments = [
             "--allow-web-service-url", "\(ServiceFixture.shopType)=\(OrderContentRoutesTests.merchantURL)",
         ]
-        let server =
-            backend == "sqlite"
-            ? try await ServeProcess.start(store: location[1], arguments: arguments)
-            : try await ServeProcess.start(database: location[1], arguments: arguments)
+        let server = try await ServeProcess.start(location: location, arguments: arguments)
         let client = LoopbackClient(port: server.port)
         let writers = 30
         let answers = try await withThrowingTaskGroup(of: ServiceResponse.self) { group in

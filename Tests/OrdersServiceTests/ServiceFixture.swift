@@ -3,9 +3,11 @@ import Hummingbird
 import Logging
 import OrderStorage
 import OrdersService
+import StorageContract
 import TestArchiveTable
 import WalletCore
 import WalletOrders
+import WalletPostgres
 
 /// A store with orders of two types, for the service tests: the small test order (`ORDER-1`),
 /// one with an identifier that is not a UUID and needs percent-encoding, and one of a second
@@ -70,6 +72,21 @@ struct ServiceFixture {
             orderTypeIdentifier: shopType, certificate: try TestArchiveTable.data("pki/order.pem"),
             key: .file(path: TestArchiveTable.directory.appendingPathComponent("pki/order.key").path, passphrase: nil),
             intermediates: [try TestArchiveTable.data("pki/wwdr.pem")])
+    }
+
+    /// A new store for an `orders serve` process on `backend` — `sqlite`, or a PostgreSQL route of
+    /// ``TestPostgres/routes`` — opened here too, and the arguments that name it to the process
+    /// (`--store PATH` or `--database URL`).
+    static func serveStore(_ backend: String) async throws -> (wallet: WalletStore, location: [String]) {
+        let configuration = WalletConfiguration(verifier: try TestOrderArchive.verifier(), logger: Logger(label: "test"))
+        if backend == "sqlite" {
+            let store = try TemporaryDirectory.make("serve-store").appendingPathComponent("orders.sqlite").path
+            return (try WalletStore(path: store, configuration: configuration), ["--store", store])
+        }
+        let url = try await TestPostgres.newDatabase(route: backend)
+        return (
+            WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration), ["--database", url.redacted]
+        )
     }
 
     /// `/`-separated path segments, each percent-encoded as a path segment must be.

@@ -46,18 +46,7 @@ struct TrackingServeTests {
         "AfterShip's tracking_update → one signed version and one push, the device reads outForDelivery; delivered → the next",
         arguments: backends)
     func endToEnd(_ backend: String) async throws {
-        let configuration = WalletConfiguration(verifier: try TestOrderArchive.verifier(), logger: Logger(label: "test"))
-        let wallet: WalletStore
-        let location: [String]
-        if backend == "sqlite" {
-            let store = try TemporaryDirectory.make("tracking").appendingPathComponent("orders.sqlite").path
-            wallet = try WalletStore(path: store, configuration: configuration)
-            location = ["--store", store]
-        } else {
-            let url = try await TestPostgres.newDatabase(route: backend)
-            wallet = WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration)
-            location = ["--database", url.redacted]
-        }
+        let (wallet, location) = try await ServiceFixture.serveStore(backend)
         try await ServiceFixture.addSigningIdentity(to: wallet)
         var order = try #require(
             JSONSerialization.jsonObject(with: TestArchiveTable.data("sources/small/order.json")) as? [String: Any])
@@ -121,6 +110,8 @@ struct TrackingServeTests {
         #expect(forged.headers[.wwwAuthenticate] == #"Signature realm="tracking""#)
         #expect(forged.text.contains("tracking.badSignature"))
         #expect(try await post(outForDelivery, to: "/api/v1/tracking/aftership/trk_unknown").status == .notFound)
+        let unsigned = try await client.send(.post, path, headers: [.contentType: "application/json"], body: outForDelivery)
+        #expect(unsigned.status == .unauthorized && unsigned.text.contains("tracking.unsigned"), "\(unsigned.text)")
         #expect(try await post(Data(count: TrackingLimits.maximumBodySize + 1)).status == .contentTooLarge)
         #expect(try await wallet.orders.history(Self.identifier).count == 1)
 
@@ -160,10 +151,38 @@ struct TrackingServeTests {
             .post, "/api/v1/tracking/events", headers: [.contentType: "application/json"], body: Data("{}".utf8))
         #expect(anonymous.status == .unauthorized)
 
-        let metrics = try await client.send(.get, "/metrics", headers: [:], body: nil)
+        // An event before its order: kept, then applied by the service's sweep once an order
+        // naming the parcel is saved — here by another process.
+        let early = try await post(
+            Data(
+                #"{"event_id":"evt-early","event":"tracking_update","msg":{"tracking_number":"LATE-ORDER-9","slug":"ups","tag":"InTransit","checkpoints":[]},"ts":\#(Int(Date().timeIntervalSince1970))}"#
+                    .utf8))
+        #expect(early.text.contains(#""outcome":"unmatched""#), "\(early.text)")
+        var late = order
+        late["orderIdentifier"] = "TRACKED-2"
+        fulfillments[0]["trackingNumber"] = "late order 9"
+        late["fulfillments"] = fulfillments
+        let second = FullyQualifiedOrderIdentifier(orderTypeIdentifier: ServiceFixture.shopType, orderIdentifier: "TRACKED-2")
+        _ = try await wallet.authorOrder(
+            second,
+            content: .replace(
+                orderJSON: try JSONSerialization.data(withJSONObject: late), resources: try OrderPackageBuilder.sources(in: small)
+            ),
+            webService: WebServiceURLPolicy(serviceURL: Self.publicURL))
         #expect(
-            metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="applied"} 2"#), "\(metrics.text)")
-        #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="refused"} 3"#))
+            try await Poll.until { try await wallet.orders.history(second).count == 2 },
+            "the sweep applied the kept event: \(server.standardError.suffix(2000))")
+        #expect(try await wallet.appliedTrackingEvents(of: second).map(\.eventID) == ["evt-early"])
+
+        // Two applied by their deliveries, one by the sweep (counted once its pass ends).
+        var metrics = try await client.send(.get, "/metrics", headers: [:], body: nil)
+        #expect(
+            try await Poll.until {
+                metrics = try await client.send(.get, "/metrics", headers: [:], body: nil)
+                return metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="applied"} 3"#)
+            }, "\(metrics.text)")
+        #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="unmatched"} 1"#))
+        #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="refused"} 4"#))
         #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="duplicate"} 1"#))
         try await client.shutdown()
         #expect(await server.stop() == 0)
@@ -171,7 +190,7 @@ struct TrackingServeTests {
         // Support: the events, and a saved body applied again (already applied: nothing changes).
         let events = try await OrdersProcess.run(["tracking", "events", "--json"] + location)
         #expect(events.status == 0)
-        #expect(events.lines.count == 3, "\(events.stdout)")
+        #expect(events.lines.count == 4, "\(events.stdout)")
         let saved = folder.appendingPathComponent("evt-2.json")
         try Self.afterShip("evt-2", tag: "Delivered", message: "Delivered").write(to: saved)
         let replayed = try await OrdersProcess.run(

@@ -91,6 +91,7 @@ struct TrackingIngestionTests {
         #expect(applied.map(\.eventID) == ["scan-1"])
         #expect(applied.map(\.provider) == ["generic"])
         #expect(applied.first?.archiveSHA256 == history.last?.archiveSHA256)
+        #expect(applied.first?.receivedAt == (try await wallet.trackingEvents()).first?.receivedAt)
         let archive = try #require(try await wallet.orders.archive(identifier))
         #expect(wallet.configuration.verifier.verify(archive).isValid, "the version is signed and valid")
 
@@ -220,6 +221,9 @@ struct TrackingIngestionTests {
         await #expect(throws: TrackingError.unknownEndpoint("trk_nope")) {
             _ = try await post(outForDelivery, secret: Self.secret, endpoint: "trk_nope")
         }
+        await #expect(throws: TrackingError.unsigned(header: scheme.header), "unsigned: refused before the lookup") {
+            _ = try await post(outForDelivery, secret: nil, endpoint: "trk_nope")
+        }
         let stale = body("e-0", tag: "InTransit", ts: clock.now().addingTimeInterval(-301))
         await #expect(throws: TrackingError.self) { _ = try await post(stale, secret: Self.secret) }
         #expect(try await wallet.trackingEvents().isEmpty, "a refused body is not recorded")
@@ -261,6 +265,40 @@ struct TrackingIngestionTests {
             _ = try await wallet.addTrackingEndpoint(
                 provider: .easyPost, orderTypeIdentifiers: [Self.type], secrets: ["a", "b", "c"])
         }
+        try await wallet.close()
+    }
+
+    @Test(
+        "an event left half done (its service stopped after recording it) is finished by its redelivery, or by the sweep a minute on",
+        arguments: backends)
+    func leftHalfDone(_ factory: BackendFactory) async throws {
+        let clock = TestClock()
+        let wallet = try await Self.wallet(factory, clock: clock)
+        let first = try await Self.order(wallet, "T-8a", number: "HALF1")
+        let second = try await Self.order(wallet, "T-8b", number: "HALF2")
+        func stopped(_ id: String, _ number: String) async throws {
+            let event = TrackingEvent(
+                provider: .generic, eventID: id, carrier: nil, trackingNumber: number, status: .delivered,
+                providerStatus: "delivered", occurredAt: clock.now(), deliveredAt: clock.now())
+            let record = TrackingEventRecord(
+                endpoint: TrackingEndpoint.generic(client: Self.client.rawValue), eventID: id, provider: "generic",
+                trackingKey: event.key.normalized, orderTypeIdentifier: nil, occurredAt: event.occurredAt,
+                receivedAt: clock.now(), event: try JSONEncoder().encode(event), outcome: .received)
+            #expect(try await wallet.backend.tracking.record(record, keep: 10) == nil)
+        }
+        try await stopped("h-1", "HALF1")
+        try await stopped("h-2", "HALF2")
+        // The provider retries the first: applied now, not a duplicate.
+        let retried = try await Self.generic(wallet, id: "h-1", number: "HALF1", status: "delivered")
+        #expect(retried.outcome == .applied)
+        #expect(try await Self.fulfillment(wallet, first).status == "delivered")
+        // Nobody retries the second: the sweep applies it once it has been left a minute.
+        #expect(try await wallet.applyKeptTrackingEvents(webService: Self.webService).isEmpty)
+        clock.advance(seconds: 61)
+        #expect(try await wallet.applyKeptTrackingEvents(webService: Self.webService).map(\.outcome) == [.applied])
+        #expect(try await Self.fulfillment(wallet, second).status == "delivered")
+        #expect(try await wallet.applyKeptTrackingEvents(webService: Self.webService).isEmpty)
+        #expect(try await wallet.orders.history(second).count == 2)
         try await wallet.close()
     }
 }

@@ -44,6 +44,8 @@ public protocol TrackingRepository: Sendable {
     /// left ``TrackingOutcome/received`` (their service stopped, or applying them failed) since
     /// before `leftBefore`; oldest first, at most `limit`.
     func eventsToApply(leftBefore: Date, limit: Int) async throws(StorageError) -> [TrackingEventRecord]
+    /// The latest events for the parcels `trackingKeys` (an order's), newest first.
+    func events(trackingKeys: [String], limit: Int) async throws(StorageError) -> [TrackingEventRecord]
     /// The latest events, newest first; only unmatched ones when `unmatched`.
     func events(unmatched: Bool, limit: Int) async throws(StorageError) -> [TrackingEventRecord]
     /// Removes unmatched events received before `unmatchedBefore` and any received before

@@ -34,7 +34,7 @@ enum Stylesheet {
           padding: 12px 16px; background: var(--card); border-bottom: 1px solid var(--line);
         }
         .brand { font-weight: 600; }
-        nav { display: flex; align-items: center; gap: 16px; }
+        nav { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; }
         main { max-width: 44rem; margin: 0 auto; padding: 16px 12px 48px; }
         h1 { font-size: 1.5rem; line-height: 1.25; margin: 0.25rem 0 0.75rem; }
         h2 { font-size: 1.2rem; margin: 0 0 0.25rem; }

@@ -105,6 +105,8 @@ extension ConsolePages {
         var orderAssetVersion = OrderStylesheet.version
         var versions: [VersionRow]
         var versionsNote: String?
+        /// The latest tracking events for the order's parcels, and what each did.
+        var trackingEvents: [TrackingEventRow]
         var diffAction: String
         var devicesSummary: String
         var devices: [DeviceRow]
@@ -120,6 +122,7 @@ extension ConsolePages {
     /// Versions and devices an order's page lists at most (the newest).
     static let listedVersions = 200
     static let listedDevices = 50
+    static let listedOrderEvents = 50
 
     @Sendable func order(_ request: Request, context: OwnerContext) async throws -> Response {
         let session = context.caller.session
@@ -132,6 +135,9 @@ extension ConsolePages {
             .render(stored.order, archive: stored.archive)
         let history = try await wallet.orders.history(identifier)
         let keyNames = Dictionary(try await wallet.apiKeys().map { ($0.identifier, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let events = Dictionary(
+            try await wallet.appliedTrackingEvents(of: identifier).map { ($0.archiveSHA256, $0) }, uniquingKeysWith: { a, _ in a }
+        )
         let registered = try await wallet.registeredDevices(for: identifier, limit: Self.listedDevices)
         let canChange = try await wallet.hasSigningIdentity(for: identifier.orderTypeIdentifier)
         let choices = Self.changeChoices(stored.order)
@@ -144,10 +150,13 @@ extension ConsolePages {
                 VersionRow(
                     updatedAt: version.updatedAt.text, addedAt: RFC3339Timestamp(version.addedAt).text, status: version.status,
                     digest: version.archiveSHA256, size: "\(version.archiveSize) bytes", current: version.replacedAt == nil,
-                    uploadedBy: Self.uploader(version.uploadedBy, names: keyNames), previous: index == 1)
+                    uploadedBy: events[version.archiveSHA256].map(Self.trackingAuthor)
+                        ?? Self.uploader(version.uploadedBy, names: keyNames), previous: index == 1)
             },
             versionsNote: history.count > Self.listedVersions
                 ? "The newest \(Self.listedVersions) of \(history.count) versions." : nil,
+            trackingEvents: try await wallet.trackingEvents(for: stored.order, limit: Self.listedOrderEvents).map(
+                Self.trackingRow),
             diffAction: request.uri.path + "/diff",
             devicesSummary: Self.devicesSummary(registered),
             devices: registered.devices.map { device in

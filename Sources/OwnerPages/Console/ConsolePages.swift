@@ -46,5 +46,6 @@ package struct ConsolePages: Sendable {
         table.add(.get, "upload", prefix: "/console", to: owner, use: uploadForm)
         table.add(.post, "upload", prefix: "/console", to: owner, use: upload)
         table.add(.get, "outbox", prefix: "/console", to: owner, use: outbox)
+        table.add(.get, "tracking", prefix: "/console", to: owner, use: tracking)
     }
 }

@@ -66,6 +66,15 @@ extension PageTemplates {
         <button type="submit">Show Changes</button>
         </form>
         </section>
+        {{^empty(trackingEvents)}}<section class="card" aria-labelledby="tracking-events">
+        <h2 id="tracking-events">Tracking Events</h2>
+        <div class="scroll" tabindex="0" role="group" aria-label="Tracking events"><table><thead><tr>\
+        <th scope="col">Received</th><th scope="col">Provider</th><th scope="col">Event</th><th scope="col">Parcel</th>\
+        <th scope="col">Occurred</th><th scope="col">Outcome</th></tr></thead><tbody>
+        {{#trackingEvents}}<tr><td>{{receivedAt}}</td><td>{{provider}}</td><td><code>{{eventID}}</code></td>\
+        <td><code>{{parcel}}</code></td><td>{{occurredAt}}</td><td>{{outcome}}</td></tr>{{/trackingEvents}}
+        </tbody></table></div>
+        </section>{{/empty(trackingEvents)}}
         <section class="card" aria-labelledby="devices">
         <h2 id="devices">Registered Devices</h2>
         <p>{{devicesSummary}}</p>
@@ -205,6 +214,42 @@ extension PageTemplates {
         {{#failed}}<tr><td><a href="{{href}}">{{order}}</a></td><td><code>{{device}}</code></td><td><code>{{token}}</code></td>\
         <td>{{attempts}}</td><td>{{failedAt}}</td><td>{{reason}}</td></tr>{{/failed}}
         </tbody></table></div>{{/empty(failed)}}
+        </section>
+        {{/content}}{{/layout}}
+        """
+
+    static let consoleTracking = """
+        {{<layout}}{{$content}}
+        <h1>Tracking</h1>
+        <section class="card" aria-labelledby="endpoints">
+        <h2 id="endpoints">Webhooks</h2>
+        {{#empty(endpoints)}}<p class="empty">No provider's webhook is configured (<code>orders tracking add</code>).</p>{{/empty(endpoints)}}
+        {{^empty(endpoints)}}<div class="scroll" tabindex="0" role="group" aria-label="Webhooks"><table><thead><tr><th scope="col">Provider</th>\
+        <th scope="col">Path</th><th scope="col">Order types</th><th scope="col">Secrets</th><th scope="col">Added</th></tr></thead><tbody>
+        {{#endpoints}}<tr><td>{{provider}}</td><td><code>{{path}}</code></td><td>{{orderTypes}}</td><td>{{secrets}}</td>\
+        <td>{{createdAt}}</td></tr>{{/endpoints}}
+        </tbody></table></div>{{/empty(endpoints)}}
+        </section>
+        <section class="card" aria-labelledby="unmatched">
+        <h2 id="unmatched">Waiting for an order</h2>
+        {{#empty(unmatched)}}<p class="empty">Every event received names a parcel of a stored order.</p>{{/empty(unmatched)}}
+        {{^empty(unmatched)}}<p class="sub">Applied once an order naming the parcel is saved; kept 14 days.</p>
+        <div class="scroll" tabindex="0" role="group" aria-label="Events waiting for an order"><table><thead><tr>\
+        <th scope="col">Received</th><th scope="col">Provider</th><th scope="col">Event</th><th scope="col">Parcel</th>\
+        <th scope="col">Occurred</th></tr></thead><tbody>
+        {{#unmatched}}<tr><td>{{receivedAt}}</td><td>{{provider}}</td><td><code>{{eventID}}</code></td><td><code>{{parcel}}</code></td>\
+        <td>{{occurredAt}}</td></tr>{{/unmatched}}
+        </tbody></table></div>{{/empty(unmatched)}}
+        </section>
+        <section class="card" aria-labelledby="recent">
+        <h2 id="recent">Latest events</h2>
+        {{#empty(recent)}}<p class="empty">No tracking event has been received.</p>{{/empty(recent)}}
+        {{^empty(recent)}}<div class="scroll" tabindex="0" role="group" aria-label="Latest events"><table><thead><tr>\
+        <th scope="col">Received</th><th scope="col">Provider</th><th scope="col">Event</th><th scope="col">Parcel</th>\
+        <th scope="col">Occurred</th><th scope="col">Outcome</th><th scope="col">Versions</th></tr></thead><tbody>
+        {{#recent}}<tr><td>{{receivedAt}}</td><td>{{provider}}</td><td><code>{{eventID}}</code></td><td><code>{{parcel}}</code></td>\
+        <td>{{occurredAt}}</td><td>{{outcome}}</td><td>{{versions}}</td></tr>{{/recent}}
+        </tbody></table></div>{{/empty(recent)}}
         </section>
         {{/content}}{{/layout}}
         """

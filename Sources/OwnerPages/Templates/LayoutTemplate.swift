@@ -23,7 +23,8 @@ extension PageTemplates {
         {{#frame.signedIn}}
         <nav aria-label="Owner">
         {{#frame.console}}<a href="/console/orders">Orders</a> <a href="/console/upload">Upload</a> \
-        <a href="/console/outbox">Push Outbox</a> <a href="/console/keys">API Keys</a>{{/frame.console}}
+        <a href="/console/outbox">Push Outbox</a> <a href="/console/tracking">Tracking</a> \
+        <a href="/console/keys">API Keys</a>{{/frame.console}}
         {{^frame.console}}<a href="/finance/settings">{{t.settings}}</a>{{/frame.console}}
         <form method="post" action="/finance/sign-out" class="inline">
         <input type="hidden" name="csrf_token" value="{{frame.formToken}}">

@@ -12,7 +12,7 @@ enum PageTemplates {
         ("accountPicker", accountPicker), ("transactionPicker", transactionPicker), ("pickReview", pickReview),
         ("settings", settings), ("consoleOrders", consoleOrders), ("consoleOrder", consoleOrder),
         ("consoleKeys", consoleKeys), ("consoleDiff", consoleDiff), ("consoleUpload", consoleUpload),
-        ("consoleOutbox", consoleOutbox), ("consoleChange", consoleChange),
+        ("consoleOutbox", consoleOutbox), ("consoleTracking", consoleTracking), ("consoleChange", consoleChange),
     ]
 
     static let library: MustacheLibrary = {

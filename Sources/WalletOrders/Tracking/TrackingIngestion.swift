@@ -32,21 +32,21 @@ struct TrackingIngestion: Sendable {
             receivedAt: wallet.configuration.clock(), event: try JSONEncoder().encode(event), outcome: .received)
         // A second delivery changes nothing — unless the first was left half done (its service
         // stopped): then this one finishes it.
-        if let kept = try await wallet.backend.tracking.record(record, keep: TrackingLimits.eventsKeptPerEndpoint),
-            kept.outcome != .received
-        {
+        let kept = try await wallet.backend.tracking.record(record, keep: TrackingLimits.eventsKeptPerEndpoint)
+        if let kept, kept.outcome != .received {
             return TrackingResult(provider: event.provider.rawValue, eventID: event.eventID, outcome: .duplicate, versions: [])
         }
-        return try await apply(event, in: scope)
+        return try await apply(event, receivedAt: kept?.receivedAt ?? record.receivedAt, in: scope)
     }
 
     /// Applies a kept event again: unmatched until now, or left by a stopped service.
     func apply(_ record: TrackingEventRecord, in scope: Scope) async throws -> TrackingResult {
         let event = try JSONDecoder().decode(TrackingEvent.self, from: record.event)
-        return try await apply(event, in: scope)
+        return try await apply(event, receivedAt: record.receivedAt, in: scope)
     }
 
-    private func apply(_ event: TrackingEvent, in scope: Scope) async throws -> TrackingResult {
+    /// - Parameter receivedAt: when the event first arrived (what the history shows).
+    private func apply(_ event: TrackingEvent, receivedAt: Date, in scope: Scope) async throws -> TrackingResult {
         let tracking = wallet.backend.tracking
         let key = event.key.normalized
         let checkedThrough = try await tracking.changeSequence()
@@ -56,7 +56,7 @@ struct TrackingIngestion: Sendable {
         }
         let applied = AppliedTrackingEvent(
             endpoint: scope.endpoint, eventID: event.eventID, provider: event.provider.rawValue, trackingKey: key,
-            occurredAt: event.occurredAt, receivedAt: wallet.configuration.clock())
+            occurredAt: event.occurredAt, receivedAt: receivedAt)
         let authoring = OrderAuthoring(wallet: wallet, webService: webService, client: scope.client)
         var versions: [TrackingResult.Version] = []
         var outcomes: [TrackingUpdate.Outcome] = []

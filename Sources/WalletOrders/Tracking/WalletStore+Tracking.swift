@@ -62,8 +62,8 @@ extension WalletStore {
     ///
     /// - Parameter checkingSignature: false only for a body the operator saved and applies again
     ///   (`orders tracking replay`): neither its signature nor its age is checked.
-    /// - Throws: ``OrderTracking/TrackingError`` (`unknownEndpoint`, `unsigned`, `badSignature`,
-    ///   `stale` before anything is read; `invalidBody`, `bodyTooLarge`); an event of a kind not
+    /// - Throws: ``OrderTracking/TrackingError`` (`unsigned`, then `unknownEndpoint`,
+    ///   `badSignature`, `stale` before anything of the body is read; `invalidBody`, `bodyTooLarge`); an event of a kind not
     ///   applied is not an error but ``OrderStorage/TrackingOutcome/unsupported``. What authoring
     ///   throws for an order (no signing identity, orders restricted) leaves the event to be
     ///   applied by the next delivery or the sweep.
@@ -71,7 +71,13 @@ extension WalletStore {
         _ body: Data, provider: TrackingProvider, endpoint identifier: String, signature: String?,
         webService: WebServiceURLPolicy, checkingSignature: Bool = true
     ) async throws -> TrackingResult {
-        try control.checkAvailable(.orders, for: "receiveTrackingWebhook")
+        // Restricted, an event is not even recorded: the provider retries later (503).
+        try await control.checkUsable(.orders, for: "receiveTrackingWebhook")
+        // An unsigned body is refused before anything is looked up: a stranger without a
+        // signature learns nothing, not even whether the endpoint exists.
+        if checkingSignature, signature == nil, let scheme = TrackingSignature(provider: provider) {
+            throw TrackingError.unsigned(header: scheme.header)
+        }
         guard provider.signsBodies, let endpoint = try await backend.tracking.endpoint(identifier: identifier),
             endpoint.provider == provider.rawValue
         else { throw TrackingError.unknownEndpoint(identifier) }
@@ -93,6 +99,11 @@ extension WalletStore {
     /// The latest events received, newest first; only those no order names yet when `unmatched`.
     public func trackingEvents(unmatched: Bool = false, limit: Int = 50) async throws -> [TrackingEventRecord] {
         try await backend.tracking.events(unmatched: unmatched, limit: limit)
+    }
+
+    /// The latest events for the parcels `order` names, newest first, whatever they did.
+    public func trackingEvents(for order: Order, limit: Int = 50) async throws -> [TrackingEventRecord] {
+        try await backend.tracking.events(trackingKeys: order.trackingKeys.map(\.normalized), limit: limit)
     }
 
     /// The events that made versions of `identifier`, oldest first.
@@ -156,7 +167,7 @@ extension MerchantOrders {
     /// The generic event (docs/tracking.md), posted by this client with a merchant API key:
     /// recorded under the client and applied to the orders of types it is entitled to.
     public func receiveTrackingEvent(_ body: Data, webService: WebServiceURLPolicy) async throws -> TrackingResult {
-        try wallet.control.checkAvailable(.orders, for: "receiveTrackingEvent")
+        try await wallet.control.checkUsable(.orders, for: "receiveTrackingEvent")
         let event = try TrackingWebhook.event(.generic, body: body)
         return try await TrackingIngestion(wallet: wallet, webService: webService).receive(
             event,

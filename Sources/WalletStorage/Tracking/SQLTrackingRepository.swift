@@ -222,6 +222,22 @@ package final class SQLTrackingRepository: TrackingRepository {
         }
     }
 
+    package func events(trackingKeys: [String], limit: Int) async throws(StorageError) -> [TrackingEventRecord] {
+        let keys = trackingKeys.filter(StorableText.isExact)
+        guard !keys.isEmpty else { return [] }
+        // An order names a few parcels: one placeholder each, the statement not kept.
+        let sql = """
+            SELECT \(Self.eventColumns) FROM trackingEvents WHERE trackingKey IN (\(SQLPlaceholders.list(2...(keys.count + 1))))
+            ORDER BY receivedAt DESC, endpoint, eventID LIMIT $1
+            """
+        return try await reportingStorageErrors {
+            try await executor.read { connection in
+                try await connection.fetch(
+                    sql, [.integer(Int64(max(0, limit)))] + keys.map(SQLValue.text), reusable: false, Self.event)
+            }
+        }
+    }
+
     package func events(unmatched: Bool, limit: Int) async throws(StorageError) -> [TrackingEventRecord] {
         let filter = unmatched ? "WHERE outcome = 'unmatched'" : ""
         return try await reportingStorageErrors {

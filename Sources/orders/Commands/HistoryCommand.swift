@@ -22,8 +22,10 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let orderStore = try await store.orderReader(client: clientOptions)
-        let versions = try await orderStore.history(order.identifier)
+        let wallet = try await store.wallet()
+        let reader: any OrderReader =
+            try clientOptions.optionalIdentifier.map { wallet.merchantOrders(for: $0) } ?? wallet.orders
+        let versions = try await reader.history(order.identifier)
         guard !versions.isEmpty else {
             Output.error("\(order.identifier.clippedDescription) is not in the store")
             throw ExitCode(ExitStatus.invalid)
@@ -32,11 +34,20 @@ struct HistoryCommand: AsyncParsableCommand {
             for version in versions { Output.json(WireStoredOrder(version)) }
             return
         }
-        var table = TextTable("UPDATED", "STATUS", "ADDED", "REPLACED", "SHA-256")
+        // Which tracking event made a version (docs/tracking.md), else which API key uploaded it.
+        let events = Dictionary(
+            try await wallet.appliedTrackingEvents(of: order.identifier).map { ($0.archiveSHA256, $0) },
+            uniquingKeysWith: { first, _ in first })
+        var table = TextTable("UPDATED", "STATUS", "ADDED", "REPLACED", "MADE BY", "SHA-256")
         for version in versions {
+            let madeBy =
+                events[version.archiveSHA256].map {
+                    "\($0.provider) event \($0.eventID), received \(RFC3339Timestamp($0.receivedAt).text)"
+                } ?? version.uploadedBy.map { "API key \($0)" } ?? "-"
             table.append([
                 version.updatedAt.text, version.status, RFC3339Timestamp(version.addedAt).text,
-                version.replacedAt.map { RFC3339Timestamp($0).text } ?? "current", String(version.archiveSHA256.prefix(12)),
+                version.replacedAt.map { RFC3339Timestamp($0).text } ?? "current", madeBy,
+                String(version.archiveSHA256.prefix(12)),
             ])
         }
         table.print()

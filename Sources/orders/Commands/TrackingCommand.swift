@@ -12,16 +12,28 @@ struct TrackingCommand: AsyncParsableCommand {
         abstract: "Configure tracking providers' webhooks; list their events; apply a saved body again.",
         subcommands: [Add.self, List.self, Secrets.self, Remove.self, Events.self, Replay.self])
 
-    /// The secrets in `paths`: each file's first line, at most two files.
-    static func secrets(_ paths: [String]) throws -> [String] {
-        guard (1...TrackingEndpoint.maximumSecrets).contains(paths.count) else {
-            throw ValidationError("give --secret-file once, or twice while rotating (the new secret first)")
+    /// `--secret-file F [--secret-file OLD]`: an endpoint's secrets, each a file's first line.
+    struct SecretFiles: ParsableArguments {
+        @Option(
+            name: .customLong("secret-file"),
+            help: ArgumentHelp(
+                "A file whose first line is the webhook secret; twice while rotating (the new one first).", valueName: "file"))
+        var paths: [String]
+
+        func validate() throws {
+            guard (1...TrackingEndpoint.maximumSecrets).contains(paths.count) else {
+                throw ValidationError("give --secret-file once, or twice while rotating (the new secret first)")
+            }
         }
-        return try paths.map { path in
-            SecretFileMode.warn(path, what: "the secret file")
-            let text = String(decoding: try FileInput.contents(of: path, what: "the secret file"), as: UTF8.self)
-            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return String(line.hasSuffix("\r") ? line.dropLast() : line)
+
+        /// Each file's first line; a file other users may read is warned about.
+        func secrets() throws -> [String] {
+            try paths.map { path in
+                SecretFileMode.warn(path, what: "the secret file")
+                let text = String(decoding: try FileInput.contents(of: path, what: "the secret file"), as: UTF8.self)
+                let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                return String(line.hasSuffix("\r") ? line.dropLast() : line)
+            }
         }
     }
 
@@ -51,10 +63,7 @@ struct TrackingCommand: AsyncParsableCommand {
             help: ArgumentHelp("An order type its events may change; repeatable, at least one.", valueName: "type"))
         var orderTypes: [String]
 
-        @Option(
-            name: .customLong("secret-file"),
-            help: ArgumentHelp("A file whose first line is the webhook secret; twice while rotating.", valueName: "file"))
-        var secretFiles: [String]
+        @OptionGroup var secretFiles: SecretFiles
 
         @Option(
             name: .customLong("public-url"),
@@ -67,7 +76,7 @@ struct TrackingCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let secrets = try TrackingCommand.secrets(secretFiles)
+            let secrets = try secretFiles.secrets()
             let wallet = try await store.wallet(create: true)
             let endpoint = try await wallet.addTrackingEndpoint(
                 provider: provider, orderTypeIdentifiers: orderTypes, secrets: secrets)
@@ -118,15 +127,12 @@ struct TrackingCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The endpoint (from list).", valueName: "endpoint"))
         var endpoint: String
 
-        @Option(
-            name: .customLong("secret-file"),
-            help: ArgumentHelp("A file whose first line is a secret; twice while rotating.", valueName: "file"))
-        var secretFiles: [String]
+        @OptionGroup var secretFiles: SecretFiles
 
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let secrets = try TrackingCommand.secrets(secretFiles)
+            let secrets = try secretFiles.secrets()
             let wallet = try await store.wallet(writes: true)
             guard try await wallet.setTrackingSecrets(secrets, endpoint: endpoint) else {
                 Output.error("no tracking endpoint \(MessageText.quote(endpoint))")
