@@ -64,7 +64,8 @@ struct TrackingRoutes: Sendable {
         }
     }
 
-    /// The event's answer, and its count by provider and outcome (`refused` for every refusal).
+    /// The event's answer, and its count by provider and outcome (`stale` for a body signed too
+    /// long ago, `refused` for every other refusal).
     private func counted(
         _ provider: TrackingProvider, _ receive: () async throws -> TrackingResult
     ) async throws -> Response {
@@ -75,7 +76,9 @@ struct TrackingRoutes: Sendable {
             if case .rateLimited = error {} else { metrics.recordTrackingEvent(provider: provider.rawValue, outcome: "refused") }
             throw error
         } catch let error as TrackingError {
-            metrics.recordTrackingEvent(provider: provider.rawValue, outcome: "refused")
+            // A replayed body is told apart from a forged or malformed one.
+            let outcome = if case .stale = error { "stale" } else { "refused" }
+            metrics.recordTrackingEvent(provider: provider.rawValue, outcome: outcome)
             throw error
         }
         metrics.recordTrackingEvent(provider: provider.rawValue, outcome: result.outcome.rawValue)

@@ -22,8 +22,9 @@ struct TrackingServeTests {
     static let number = "1Z999AA10123456784"
 
     /// An AfterShip `tracking_update` for the order's parcel, signed now.
-    static func afterShip(_ id: String, tag: String, message: String) -> Data {
-        let ts = Int(Date().timeIntervalSince1970)
+    static func afterShip(
+        _ id: String, tag: String, message: String, ts: Int = Int(Date().timeIntervalSince1970)
+    ) -> Data {
         return Data(
             #"{"event_id":"\#(id)","event":"tracking_update","msg":{"tracking_number":"1Z 999 AA1 0123456784","slug":"ups","tag":"\#(tag)","subtag":"\#(tag)_001","checkpoints":[{"checkpoint_time":"2026-12-07T07:40:00+01:00","message":"\#(message)","tag":"\#(tag)"}]},"ts":\#(ts)}"#
                 .utf8)
@@ -109,6 +110,9 @@ struct TrackingServeTests {
         #expect(forged.status == .unauthorized, "\(forged.text)")
         #expect(forged.headers[.wwwAuthenticate] == #"Signature realm="tracking""#)
         #expect(forged.text.contains("tracking.badSignature"))
+        let stale = try await post(
+            Self.afterShip("evt-0", tag: "InTransit", message: "Old", ts: Int(Date().timeIntervalSince1970) - 400))
+        #expect(stale.status == .unauthorized && stale.text.contains("tracking.stale"), "\(stale.text)")
         #expect(try await post(outForDelivery, to: "/api/v1/tracking/aftership/trk_unknown").status == .notFound)
         let unsigned = try await client.send(.post, path, headers: [.contentType: "application/json"], body: outForDelivery)
         #expect(unsigned.status == .unauthorized && unsigned.text.contains("tracking.unsigned"), "\(unsigned.text)")
@@ -182,6 +186,7 @@ struct TrackingServeTests {
                 return metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="applied"} 3"#)
             }, "\(metrics.text)")
         #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="unmatched"} 1"#))
+        #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="stale"} 1"#))
         #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="refused"} 4"#))
         #expect(metrics.text.contains(#"orders_tracking_events_total{provider="aftership",outcome="duplicate"} 1"#))
         try await client.shutdown()

@@ -301,4 +301,37 @@ struct TrackingIngestionTests {
         #expect(try await wallet.orders.history(second).count == 2)
         try await wallet.close()
     }
+
+    @Test(
+        "every status word of both providers' tables, signed and posted, becomes the table's fulfillment status in a stored version",
+        arguments: backends)
+    func everyMappedStatus(_ factory: BackendFactory) async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_796_625_600))
+        let wallet = try await Self.wallet(factory, clock: clock)
+        let afterShip = try await wallet.addTrackingEndpoint(
+            provider: .afterShip, orderTypeIdentifiers: [Self.type], secrets: [Self.secret])
+        let easyPost = try await wallet.addTrackingEndpoint(
+            provider: .easyPost, orderTypeIdentifiers: [Self.type], secrets: [Self.secret])
+        let rows =
+            StatusMapping.afterShip.map { (TrackingProvider.afterShip, afterShip.identifier, $0) }
+            + StatusMapping.easyPost.map { (TrackingProvider.easyPost, easyPost.identifier, $0) }
+        for (index, (provider, endpoint, row)) in rows.enumerated() {
+            let number = "MAP\(index)X"
+            let identifier = try await Self.order(wallet, "M-\(index)", number: number, fulfillment: "processing")
+            let body =
+                provider == .afterShip
+                ? #"{"event_id":"a-\#(index)","event":"tracking_update","msg":{"tracking_number":"\#(number)","slug":"ups","tag":"\#(row.providerStatus)","checkpoints":[]},"ts":\#(Int(clock.now().timeIntervalSince1970))}"#
+                : #"{"object":"Event","id":"evt_\#(index)","description":"tracker.updated","created_at":"2026-12-07T06:40:00Z","result":{"object":"Tracker","tracking_code":"\#(number)","status":"\#(row.providerStatus)","carrier":"UPS","tracking_details":[]}}"#
+            let data = Data(body.utf8)
+            let scheme = try #require(TrackingSignature(provider: provider))
+            let result = try await wallet.receiveTrackingWebhook(
+                data, provider: provider, endpoint: endpoint, signature: scheme.value(for: data, secret: Self.secret),
+                webService: Self.webService)
+            let now = try await Self.fulfillment(wallet, identifier)
+            #expect(now.status == (row.status?.rawValue ?? "processing"), "\(provider) \(row.providerStatus)")
+            #expect(result.outcome == (row.status == nil ? .unchanged : .applied), "\(provider) \(row.providerStatus)")
+            if row.status != nil { #expect(now.description == row.description, "\(provider) \(row.providerStatus)") }
+        }
+        try await wallet.close()
+    }
 }

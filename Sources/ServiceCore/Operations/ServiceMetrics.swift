@@ -79,7 +79,7 @@ public struct ServiceMetrics: Sendable {
         Name.deliveryAttempts: .init(help: "Background delivery attempts, by outcome."),
         Name.trackingEvents: .init(
             help:
-                "Tracking events received, by provider and outcome (applied, unchanged, older, unmatched, orderClosed, unsupported, duplicate, refused)."
+                "Tracking events received, by provider and outcome (applied, unchanged, older, unmatched, orderClosed, unsupported, duplicate, stale, refused)."
         ),
     ]
 
@@ -139,7 +139,8 @@ public struct ServiceMetrics: Sendable {
 
     /// Counts one tracking event received by `provider` (`aftership`, `easypost`, `generic`) and
     /// what it came to: a ``OrderStorage``-side outcome (`applied`, `unchanged`, `older`,
-    /// `unmatched`, `orderClosed`, `unsupported`, `duplicate`) or `refused` (401, 400, 413).
+    /// `unmatched`, `orderClosed`, `unsupported`, `duplicate`), `stale` (a body signed more than 5
+    /// minutes ago) or `refused` (every other 401, 400, 404, 413).
     public func recordTrackingEvent(provider: String, outcome: String) {
         CoreMetrics.Counter(
             label: Name.trackingEvents, dimensions: [("provider", provider), ("outcome", outcome)], factory: factory
