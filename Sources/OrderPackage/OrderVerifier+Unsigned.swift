@@ -13,6 +13,15 @@ extension OrderVerifier {
             report.errors.append(ArchiveError.missingFile(OrderValidator.fileName, hint: nil).issue)
             return report
         }
+        // The names' rules of a read archive, before anything is packaged with them.
+        var folded: [String: String] = [:]
+        for name in files.keys.sorted() {
+            if let reason = ArchiveEntryName.unsafeReason(name) {
+                report.errors.append(ArchiveError.unsafePath(entry: name, reason: reason).issue)
+            } else if let other = folded.updateValue(name, forKey: ArchiveEntryName.foldedKey(name)) {
+                report.errors.append(ArchiveError.ambiguousName(entry: name, other: other).issue)
+            }
+        }
         let archive = ZipArchive(
             entries: files.sorted { $0.key < $1.key }.map {
                 ZipArchive.Entry(name: $0.key, contents: $0.value, compression: .deflate)

@@ -9,10 +9,12 @@ public enum TestOrderArchive {
     public static let orderTypeIdentifier = "order.com.example.shop"
 
     /// The small order with these fields, signed by `pki/<signer>.pem`. `createdAt` is
-    /// 2026-01-01T00:00:00Z, so any later `updatedAt` is valid.
+    /// 2026-01-01T00:00:00Z, so any later `updatedAt` is valid. `files` changes the package's
+    /// files (order.json, logo.png, item.png) before it is signed.
     public static func make(
         orderIdentifier: String = "ORDER-1", updatedAt: String = "2026-01-15T09:30:00Z", status: String = "open",
-        signer: String = "order", edit: (inout [String: Any]) -> Void = { _ in }
+        signer: String = "order", edit: (inout [String: Any]) -> Void = { _ in },
+        files editFiles: (inout [String: Data]) -> Void = { _ in }
     ) throws -> Data {
         let folder = TestArchiveTable.directory.appendingPathComponent("sources/small")
         var files: [String: Data] = [:]
@@ -26,6 +28,7 @@ public enum TestOrderArchive {
         order["status"] = status
         edit(&order)
         files["order.json"] = try JSONSerialization.data(withJSONObject: order, options: [.sortedKeys])
+        editFiles(&files)
         let signingIdentity = try OrderSigner(
             certificate: TestArchiveTable.data("pki/\(signer).pem"), privateKey: TestArchiveTable.data("pki/\(signer).key"),
             intermediates: [TestArchiveTable.data("pki/wwdr.pem")])

@@ -3,7 +3,8 @@ import FuzzSupport
 @testable import OrderPackage
 
 // The zip reader (libzip behind ZipArchive's own layout checks and inflate limits). Properties:
-// nothing crashes; an archive that is read has unique names, each within the entry limit, and
+// nothing crashes; an archive that is read has unique names — also after case folding and NFC,
+// and none holds a C1 control or bidirectional formatting character — each within the entry limit, and
 // every name it lists can be looked up; and whatever is read, a reader as strict as Python's
 // zipfile (PythonZipReader) reads too, the same entries in the same order from the same bytes —
 // name, method, where the data starts, sizes and CRC-32 — so no other common reader sees another
@@ -14,6 +15,13 @@ func fuzzZipArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = FuzzInput.data(UnsafeRawPointer(start), count)
     guard let archive = try? ZipArchive(reading: data, limits: limits) else { return 0 }
     FuzzInput.check(Set(archive.names).count == archive.names.count, "duplicate names read: \(archive.names)")
+    // Issue 56: no two names one file system takes for one, none that reads as another.
+    FuzzInput.check(
+        Set(archive.names.map(ArchiveEntryName.foldedKey)).count == archive.names.count,
+        "names equal after case folding read: \(archive.names)")
+    FuzzInput.check(
+        archive.names.allSatisfy { ArchiveEntryName.misleadingScalarReason($0.utf8) == nil },
+        "a name with a control or bidirectional character read")
     FuzzInput.check(archive.entries.count <= limits.maximumEntryCount, "more entries than the limit")
     var total = 0
     for entry in archive.entries {

@@ -148,8 +148,7 @@ public enum FinanceFeed {
 
         func model(_ record: String, _ field: String) throws(FinanceDataError) -> CurrencyAmount {
             guard let value = Decimal(exactLiteral: amount) else {
-                throw .inconsistentRecord(
-                    record, reason: "\(field).amount \(MessageText.quote(amount)) is not a decimal amount such as \"12.50\"")
+                throw .inconsistentRecord(record, reason: "\(field).amount: \(AmountLiteral.problem(amount) ?? "not an amount")")
             }
             guard value >= 0 else {
                 throw .inconsistentRecord(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Rules for entry names, shared by the reader (which rejects) and the builder (which skips).
 enum ArchiveEntryName {
     /// Why `name` is unsafe to extract or ambiguous, or nil when it is a plain relative path.
@@ -18,6 +20,7 @@ enum ArchiveEntryName {
         if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             return "control character in the name"
         }
+        if let reason = misleadingScalarReason(bytes) { return reason }
         var components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         if bytes.last == UInt8(ascii: "/") { components.removeLast() }
         for component in components {
@@ -27,6 +30,40 @@ enum ArchiveEntryName {
             }
         }
         return nil
+    }
+
+    /// Why `bytes` (UTF-8) hold a character that changes how the name reads rather than what it
+    /// is: a C1 control (U+0080–U+009F) or a bidirectional formatting character (U+061C,
+    /// U+200E/F, U+202A–U+202E, U+2066–U+2069) — `logo\u{202E}gnp.exe` shows as `logoexe.png`.
+    /// Looks at the bytes that start those sequences only.
+    static func misleadingScalarReason(_ bytes: String.UTF8View) -> String? {
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case 0xC2:
+                if let next = iterator.next(), (0x80...0x9F).contains(next) { return "control character in the name" }
+            case 0xD8:
+                if iterator.next() == 0x9C { return "bidirectional formatting character in the name" }
+            case 0xE2:
+                guard let second = iterator.next(), let third = iterator.next() else { return nil }
+                if (second == 0x80 && ([0x8E, 0x8F] as [UInt8]).contains(third))
+                    || (second == 0x80 && (0xAA...0xAE).contains(third)) || (second == 0x81 && (0xA6...0xA9).contains(third))
+                {
+                    return "bidirectional formatting character in the name"
+                }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// The form two names share when a case-insensitive file system takes them for one: Unicode
+    /// case folding of the NFC form (ASCII lowered alone when the name is ASCII, the common case).
+    static func foldedKey(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        return name.precomposedStringWithCanonicalMapping.folding(options: .caseInsensitive, locale: nil)
+            .precomposedStringWithCanonicalMapping
     }
 
     /// Whether `name` is operating-system metadata: `.DS_Store`, `__MACOSX/…` or AppleDouble `._*`.

@@ -11,6 +11,9 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
     case entryTooLarge(entry: String, limit: Int)
     case unsafePath(entry: String, reason: String)
     case duplicateEntry(String)
+    /// The name equals `other`'s after Unicode case folding and NFC: on a case-insensitive file
+    /// system (macOS's default) one would overwrite the other.
+    case ambiguousName(entry: String, other: String)
     case encryptedEntry(String)
     case unsupportedCompression(entry: String, method: Int)
     /// A header asks for a zip feature this reader does not implement (``ZipFeatures``): a
@@ -31,6 +34,7 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
         case .entryTooLarge: .archiveEntryTooLarge
         case .unsafePath: .archiveUnsafePath
         case .duplicateEntry: .archiveDuplicateEntry
+        case .ambiguousName: .archiveAmbiguousName
         case .encryptedEntry: .archiveEncryptedEntry
         case .unsupportedCompression: .archiveUnsupportedCompression
         case .unsupportedFeature: .archiveUnsupportedFeature
@@ -61,6 +65,9 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
             "unsafe entry name: \(reason)"
         case .duplicateEntry:
             "the name appears more than once in the archive"
+        case .ambiguousName(_, let other):
+            "the name differs from \(MessageText.quote(other)) only by case or Unicode normalization: "
+                + "the package would unpack differently on a case-insensitive file system"
         case .encryptedEntry:
             "the entry is encrypted; order packages cannot contain encrypted files"
         case .unsupportedCompression(_, let method):
@@ -84,7 +91,8 @@ public enum ArchiveError: Error, Sendable, Hashable, VerificationIssueConvertibl
             nil
         case .corrupt(let entry, _), .unsupportedFeature(let entry, _):
             entry
-        case .entryTooLarge(let entry, _), .unsafePath(let entry, _), .unsupportedCompression(let entry, _):
+        case .entryTooLarge(let entry, _), .unsafePath(let entry, _), .unsupportedCompression(let entry, _),
+            .ambiguousName(let entry, _):
             entry
         case .duplicateEntry(let entry), .encryptedEntry(let entry), .symbolicLink(let entry),
             .metadataFile(let entry), .missingFile(let entry, _):

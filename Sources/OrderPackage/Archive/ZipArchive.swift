@@ -110,7 +110,9 @@ public struct ZipArchive: Sendable {
         // Pass 1: inspect the central directory; nothing is inflated yet.
         var problems: [ArchiveError] = []
         var files: [(name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
-        var seen: Set<String> = []
+        var seen: Set<Data> = []
+        /// Each name's case-folded NFC form → the name.
+        var folded: [String: String] = [:]
         var declaredTotal: UInt64 = 0
         for index in 0..<count {
             guard let stat = archive.stat(at: index) else {
@@ -135,8 +137,14 @@ public struct ZipArchive: Sendable {
                 problems.append(.metadataFile(name))
                 continue
             }
-            guard seen.insert(name).inserted else {
+            // By bytes: Swift's String equality is canonical equivalence, which would take an NFC
+            // and an NFD spelling for one name (they are ambiguous, below, not the same).
+            guard seen.insert(Data(name.utf8)).inserted else {
                 problems.append(.duplicateEntry(name))
+                continue
+            }
+            if let other = folded.updateValue(name, forKey: ArchiveEntryName.foldedKey(name)) {
+                problems.append(.ambiguousName(entry: name, other: other))
                 continue
             }
             if stat.isSymbolicLink {

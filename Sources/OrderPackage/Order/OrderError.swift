@@ -13,6 +13,13 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
     case stringsMismatch(entry: String, missingKeys: [String], extraKeys: [String], reference: String)
     case invalidLocalization(entry: String)
     case localizationMismatch(folder: String, missing: [String])
+    /// A key holding a control character (U+0000–U+001F, U+007F–U+009F), anywhere in order.json.
+    case invalidKey(JSONPath)
+    /// A file named as an image (`merchant.logo`, `lineItems[].image`, the tracking logos)
+    /// whose name is not an image's: no `.png`, `.jpg` or `.jpeg`, or a file of the package's own.
+    case imageName(JSONPath, name: String, reason: String)
+    /// A file named as an image whose bytes are not that image (`name` is the file read).
+    case invalidImage(JSONPath, name: String, reason: String)
     // Warnings
     case unknownKey(JSONPath)
     case numericAmount(JSONPath)
@@ -31,6 +38,9 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
         case .stringsMismatch: .orderStringsMismatch
         case .invalidLocalization: .orderInvalidLocalization
         case .localizationMismatch: .orderLocalizationMismatch
+        case .invalidKey: .orderInvalidKey
+        case .imageName: .orderImageName
+        case .invalidImage: .orderInvalidImage
         case .unknownKey: .orderUnknownKey
         case .numericAmount: .orderNumericAmount
         case .numericString: .orderNumericString
@@ -61,6 +71,12 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
             "the folder name is not a language code such as en.lproj, de-CH.lproj or zh-Hans.lproj"
         case .localizationMismatch(_, let missing):
             "this localization lacks \(missing.joined(separator: ", ")), which other localizations have"
+        case .invalidKey:
+            "the key holds a control character"
+        case .imageName(_, let name, let reason):
+            "\(MessageText.quote(name)) is named as an image but \(reason)"
+        case .invalidImage(_, let name, let reason):
+            "\(MessageText.quote(name)) is not an image Wallet shows: \(reason)"
         case .unknownKey:
             "the key is not part of the order schema (ignored)"
         case .numericAmount:
@@ -80,7 +96,8 @@ public enum OrderError: Error, Sendable, Hashable, VerificationIssueConvertible 
             path.isRoot ? OrderValidator.fileName : path.description
         case .missingKey(let path), .wrongType(let path, _, _), .invalidValue(let path, _), .invalidDate(let path, _),
             .missingResource(let path, _, _), .unknownKey(let path), .numericAmount(let path), .numericString(let path),
-            .resourceWithoutExtension(let path, _, _), .tokenWithoutWebService(let path):
+            .resourceWithoutExtension(let path, _, _), .tokenWithoutWebService(let path), .invalidKey(let path),
+            .imageName(let path, _, _), .invalidImage(let path, _, _):
             path.isRoot ? OrderValidator.fileName : path.description
         case .invalidStrings(let entry, _), .stringsMismatch(let entry, _, _, _), .invalidLocalization(let entry):
             entry

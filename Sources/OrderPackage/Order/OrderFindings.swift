@@ -5,6 +5,8 @@ final class OrderFindings {
     struct FileReference {
         var name: String
         var path: JSONPath
+        /// Named as an image (a logo, a line item's image): its file must be one.
+        var isImage = false
     }
 
     private(set) var errors: [OrderError] = []
@@ -19,7 +21,7 @@ final class OrderFindings {
         }
     }
 
-    func referenceFile(_ name: String, at path: JSONPath) {
-        fileReferences.append(FileReference(name: name, path: path))
+    func referenceFile(_ name: String, at path: JSONPath, isImage: Bool) {
+        fileReferences.append(FileReference(name: name, path: path, isImage: isImage))
     }
 }

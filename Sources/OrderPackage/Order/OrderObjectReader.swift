@@ -30,7 +30,8 @@ final class OrderObjectReader {
 
     /// Warns about every key that no accessor asked for.
     func finish() {
-        for (member, asked) in zip(object.members, asked) where !asked {
+        // A key with a control character is an error of its own (``OrderError/invalidKey(_:)``).
+        for (member, asked) in zip(object.members, asked) where !asked && !OrderValidator.hasControlCharacter(member.key) {
             findings.record(.unknownKey(path.appending(member.key)))
         }
     }
@@ -210,9 +211,10 @@ final class OrderObjectReader {
     }
 
     /// A file name in the package; recorded so the package can be checked for it.
-    func file(_ key: String, required: Bool = false) -> String? {
+    /// A file of the package the value names; with `image`, one that must be a PNG or JPEG image.
+    func file(_ key: String, required: Bool = false, image: Bool = false) -> String? {
         guard let name = string(key, required: required) else { return nil }
-        findings.referenceFile(name, at: path.appending(key))
+        findings.referenceFile(name, at: path.appending(key), isImage: image)
         return name
     }
 

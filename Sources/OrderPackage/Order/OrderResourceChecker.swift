@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks what `order.json` refers to against the package's files: every referenced file present
 /// (at the root, or in every localization), localization folders well named and complete, and
 /// `order.strings` key sets identical across localizations.
@@ -29,9 +31,64 @@ struct OrderResourceChecker {
         problems += localizationProblems()
         problems += stringsProblems()
         for reference in references {
-            if let problem = resolve(reference) { problems.append(problem) }
+            if let problem = resolve(reference) {
+                problems.append(problem)
+            } else if reference.isImage {
+                problems += imageProblems(reference)
+            }
         }
         return problems
+    }
+
+    // MARK: - Images
+
+    /// The package's own files: never an image, whatever order.json says.
+    static let packageFiles: Set<String> = [OrderValidator.fileName, "manifest.json", "signature"]
+
+    /// Each file an image reference resolves to must be named as an image and be one
+    /// (``ImageHeader``): a PNG or JPEG, as its extension says, within the size limit.
+    private func imageProblems(_ reference: OrderFindings.FileReference) -> [OrderError] {
+        var problems: [OrderError] = []
+        for entry in resolvedEntries(reference.name) {
+            let fileName = String(entry.split(separator: "/").last ?? Substring(entry))
+            if Self.packageFiles.contains(entry) || fileName == Self.stringsFileName {
+                problems.append(.imageName(reference.path, name: entry, reason: "it is one of the package's own files"))
+                continue
+            }
+            guard let promised = ImageHeader.Format(fileName: fileName) else {
+                problems.append(
+                    .imageName(reference.path, name: entry, reason: "it has no image extension (.png, .jpg or .jpeg)"))
+                continue
+            }
+            switch ImageHeader.read(archive[entry] ?? Data()) {
+            case .failure(let error):
+                problems.append(.invalidImage(reference.path, name: entry, reason: error.reason))
+            case .success(let header) where header.format != promised:
+                problems.append(
+                    .invalidImage(
+                        reference.path, name: entry,
+                        reason: "it is a \(header.format.rawValue) image named as \(promised.rawValue)"))
+            case .success:
+                break
+            }
+        }
+        return problems
+    }
+
+    /// The entries a reference that resolved names: its name or scale variants at the root, else
+    /// in every localization; a name without an extension, every file with its base name.
+    private func resolvedEntries(_ name: String) -> [String] {
+        let localized = localizations.keys.sorted().flatMap { folder in
+            localizations[folder, default: []].sorted().map { (folder, $0) }
+        }
+        guard Self.fileExtension(of: name) != nil else {
+            return rootFiles.sorted().filter { Self.baseName(of: $0) == name }
+                + localized.filter { Self.baseName(of: $0.1) == name }.map { "\($0.0)/\($0.1)" }
+        }
+        let candidates = OrderResources.variants(of: name)
+        let atRoot = candidates.filter(rootFiles.contains)
+        if !atRoot.isEmpty { return atRoot }
+        return localized.filter { candidates.contains($0.1) }.map { "\($0.0)/\($0.1)" }
     }
 
     // MARK: - Localizations

@@ -18,7 +18,7 @@ extension OrderValidator {
             businessChatURL: reader.url("businessChatURL"),
             contactURL: reader.url("contactURL"),
             emailAddress: reader.string("emailAddress"),
-            logo: reader.file("logo"),
+            logo: reader.file("logo", image: true),
             phoneNumber: reader.string("phoneNumber")
         )
         guard displayName != nil, merchantIdentifier != nil, url != nil else { return nil }
@@ -71,18 +71,28 @@ extension OrderValidator {
         var scale: Int?
         switch reader.value("amount", required: true) {
         case .string(let text)?:
-            amount = Decimal(exactLiteral: text)
-            scale = Decimal.fractionDigits(ofLiteral: text)
-            if amount == nil {
-                reader.findings.record(
-                    .invalidValue(amountPath, reason: "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\""))
+            if let problem = AmountLiteral.problem(text) {
+                reader.findings.record(.invalidValue(amountPath, reason: problem))
+            } else {
+                amount = Decimal(exactLiteral: text)
+                scale = Decimal.fractionDigits(ofLiteral: text)
             }
         case .number(let literal)?:
-            // Accepted, as Wallet does, but never through Double: the literal's digits are exact.
+            // Accepted, as Wallet does, but never through Double: the literal's digits are exact,
+            // and the same rule as a string's holds (1e999999 is no amount however it is written).
             reader.findings.record(.numericAmount(amountPath))
-            amount = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
-            // A number such as 1e2 has no fraction digits to keep; plain ones keep theirs.
-            if !literal.contains(where: { $0 == "e" || $0 == "E" }) { scale = Decimal.fractionDigits(ofLiteral: literal) }
+            if let plain = AmountLiteral.plain(jsonNumber: literal), AmountLiteral.problem(plain) == nil {
+                amount = Decimal(exactLiteral: plain)
+                // A number such as 1e2 has no fraction digits to keep; plain ones keep theirs.
+                if plain == literal { scale = Decimal.fractionDigits(ofLiteral: literal) }
+            } else {
+                reader.findings.record(
+                    .invalidValue(
+                        amountPath,
+                        reason:
+                            "the number \(MessageText.quote(String(literal.prefix(40)))) is not a finite decimal amount with at most \(AmountLiteral.maximumIntegerDigits) digits before the point and \(AmountLiteral.maximumFractionDigits) after it"
+                    ))
+            }
         case let other?:
             reader.findings.record(.wrongType(amountPath, expected: "a decimal string", found: other.typeName))
         case nil:
@@ -97,7 +107,7 @@ extension OrderValidator {
         let quantity = reader.decimal(
             "quantity", required: true, allowNumericString: true, range: 0...Decimal.greatestFiniteMagnitude)
         let title = reader.string("title", required: true)
-        let image = reader.file("image")
+        let image = reader.file("image", image: true)
         let price = reader.object("price", readCurrencyAmount)
         let subtitle = reader.string("subtitle")
         let gtin = reader.string("gtin")
@@ -118,8 +128,8 @@ extension OrderValidator {
     static func readOrderProvider(_ reader: OrderObjectReader) -> Order.OrderProvider? {
         let displayName = reader.string("displayName", required: true)
         let url = reader.url("url", required: true)
-        let dark = reader.file("trackingLogoNameDarkColorScheme", required: true)
-        let light = reader.file("trackingLogoNameLightColorScheme", required: true)
+        let dark = reader.file("trackingLogoNameDarkColorScheme", required: true, image: true)
+        let light = reader.file("trackingLogoNameLightColorScheme", required: true, image: true)
         guard let displayName, let url, let dark, let light else { return nil }
         return Order.OrderProvider(
             displayName: displayName, url: url, trackingLogoNameDarkColorScheme: dark, trackingLogoNameLightColorScheme: light)

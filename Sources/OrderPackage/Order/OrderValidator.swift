@@ -42,6 +42,7 @@ public struct OrderValidator: Sendable {
             findings.record(.invalidJSON(reason: error.sentence(about: "order.json"), path: error.jsonPath))
             return Validation(order: nil, errors: findings.errors, warnings: [], summary: OrderSummary(), fileReferences: [])
         }
+        Self.recordControlCharacterKeys(in: root, at: .root, findings: findings)
         let summary = OrderSummary(root)
         var order: Order?
         if let reader = OrderObjectReader(root, at: .root, findings: findings) {
@@ -57,6 +58,35 @@ public struct OrderValidator: Sendable {
         )
     }
 
+    /// Every key anywhere in the document that holds a control character, each an error at its
+    /// path (such a key is never one of the schema's, and would reach a log or a page as it is).
+    private static func recordControlCharacterKeys(in value: JSONValue, at path: JSONPath, findings: OrderFindings) {
+        switch value {
+        case .object(let object):
+            for member in object.members {
+                let memberPath = path.appending(member.key)
+                if hasControlCharacter(member.key) { findings.record(.invalidKey(memberPath)) }
+                recordControlCharacterKeys(in: member.value, at: memberPath, findings: findings)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                recordControlCharacterKeys(in: element, at: path.appending(index: index), findings: findings)
+            }
+        default:
+            break
+        }
+    }
+
+    /// U+0000–U+001F, U+007F and the C1 controls U+0080–U+009F (UTF-8 `C2 80`–`C2 9F`).
+    static func hasControlCharacter(_ key: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in key.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
+    }
+
     // MARK: - Order
 
     private static func readOrder(_ reader: OrderObjectReader) -> Order? {
@@ -64,7 +94,10 @@ public struct OrderValidator: Sendable {
         if let schemaVersion, schemaVersion != 1 {
             reader.findings.record(
                 .invalidValue(
-                    reader.path.appending("schemaVersion"), reason: "\(schemaVersion) is not a supported schema version (1)"))
+                    reader.path.appending("schemaVersion"),
+                    reason:
+                        "\(schemaVersion) is not a supported schema version: Apple's Order reference documents version 1 only (docs/order-format.md, \"schemaVersion\")"
+                ))
         }
         let orderTypeIdentifier = reader.identifier("orderTypeIdentifier")
         let orderIdentifier = reader.identifier("orderIdentifier")

@@ -38,8 +38,25 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case .key(let key) where Self.isPlainKey(key):
                 text += text.isEmpty ? key : ".\(key)"
             case .key(let key):
-                let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                text += "[\"\(escaped)\"]"
+                text += "[\"\(Self.escaped(key))\"]"
+            }
+        }
+        return text
+    }
+
+    /// `key` as a JSON string's content: quotes and backslashes escaped, and every control
+    /// character (C0, DEL, C1) as `\uXXXX`, so that a path never carries one to a terminal or a log.
+    private static func escaped(_ key: String) -> String {
+        var text = ""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\\\"
+            case "\"": text += "\\\""
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                text +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
             }
         }
         return text
