@@ -61,9 +61,18 @@ enum ArchiveEntryName {
     /// The form two names share when a case-insensitive file system takes them for one: Unicode
     /// case folding of the NFC form (ASCII lowered alone when the name is ASCII, the common case).
     static func foldedKey(_ name: String) -> String {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
-        return name.precomposedStringWithCanonicalMapping.folding(options: .caseInsensitive, locale: nil)
-            .precomposedStringWithCanonicalMapping
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return name.precomposedStringWithCanonicalMapping.folding(options: .caseInsensitive, locale: nil)
+                .precomposedStringWithCanonicalMapping
+        }
+        // Most entry names fit a small string (15 bytes): lowering them allocates nothing.
+        let count = name.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for (index, byte) in name.utf8.enumerated() {
+                buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
+            }
+            return count
+        }
     }
 
     /// Whether `name` is operating-system metadata: `.DS_Store`, `__MACOSX/…` or AppleDouble `._*`.

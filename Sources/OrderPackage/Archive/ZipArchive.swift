@@ -110,7 +110,7 @@ public struct ZipArchive: Sendable {
         // Pass 1: inspect the central directory; nothing is inflated yet.
         var problems: [ArchiveError] = []
         var files: [(name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
-        var seen: Set<Data> = []
+        var seen: Set<String> = []
         /// Each name's case-folded NFC form → the name.
         var folded: [String: String] = [:]
         var declaredTotal: UInt64 = 0
@@ -137,9 +137,10 @@ public struct ZipArchive: Sendable {
                 problems.append(.metadataFile(name))
                 continue
             }
-            // By bytes: Swift's String equality is canonical equivalence, which would take an NFC
-            // and an NFD spelling for one name (they are ambiguous, below, not the same).
-            guard seen.insert(Data(name.utf8)).inserted else {
+            // Swift's String equality is canonical equivalence: an NFC and an NFD spelling meet
+            // here too, and only the same bytes are a duplicate (the others are ambiguous, below).
+            let (inserted, member) = seen.insert(name)
+            if !inserted, member.utf8.elementsEqual(name.utf8) {
                 problems.append(.duplicateEntry(name))
                 continue
             }

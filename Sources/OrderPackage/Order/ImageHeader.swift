@@ -11,13 +11,22 @@ struct ImageHeader: Equatable {
         /// The format a name's extension promises (`.png`, `.jpg`, `.jpeg`, any case), nil for
         /// another extension.
         init?(fileName: String) {
-            guard let dot = fileName.lastIndex(of: "."), !fileName[fileName.index(after: dot)...].contains("/") else {
-                return nil
+            // The extension's bytes, compared without making a lowered copy of the name.
+            let bytes = fileName.utf8
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+            let suffix = bytes[bytes.index(after: dot)...]
+            func named(_ text: StaticString) -> Bool {
+                suffix.count == text.utf8CodeUnitCount
+                    && zip(suffix, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)).allSatisfy {
+                        $0 | 0x20 == $1
+                    }
             }
-            switch fileName[fileName.index(after: dot)...].lowercased() {
-            case "png": self = .png
-            case "jpg", "jpeg": self = .jpeg
-            default: return nil
+            if named("png") {
+                self = .png
+            } else if named("jpg") || named("jpeg") {
+                self = .jpeg
+            } else {
+                return nil
             }
         }
     }
@@ -32,11 +41,15 @@ struct ImageHeader: Equatable {
 
     /// The header of `data`, or why it has none Wallet reads.
     static func read(_ data: Data) -> Result<ImageHeader, ImageHeaderError> {
-        let bytes = [UInt8](data.prefix(64 * 1024))
+        // The bytes in place, never copied: an image is read for a few dozen of them.
+        data.withUnsafeBytes { read(UnsafeRawBufferPointer(rebasing: $0.prefix(64 * 1024))) }
+    }
+
+    private static func read(_ bytes: UnsafeRawBufferPointer) -> Result<ImageHeader, ImageHeaderError> {
         let header: ImageHeader
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // The first chunk is IHDR, 13 bytes: width and height first, big-endian.
-            guard bytes.count >= 24, bytes[8..<16] == [0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52] else {
+            guard bytes.count >= 24, bytes[8..<16].elementsEqual([0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]) else {
                 return .failure(.unreadable("a PNG signature without its IHDR chunk"))
             }
             header = ImageHeader(format: .png, width: bigEndian(bytes, 16, 4), height: bigEndian(bytes, 20, 4))
@@ -59,7 +72,7 @@ struct ImageHeader: Equatable {
 
     /// The first start-of-frame segment's size (SOF0–SOF15 but DHT, JPG and DAC, which share
     /// the range), walking the segments from after SOI.
-    private static func jpegFrame(_ bytes: [UInt8]) -> ImageHeader? {
+    private static func jpegFrame(_ bytes: UnsafeRawBufferPointer) -> ImageHeader? {
         var index = 2
         while index + 1 < bytes.count {
             guard bytes[index] == 0xFF else { return nil }
@@ -83,7 +96,7 @@ struct ImageHeader: Equatable {
         return nil
     }
 
-    private static func bigEndian(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int {
+    private static func bigEndian(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int {
         bytes[start..<(start + count)].reduce(0) { $0 << 8 | Int($1) }
     }
 }

@@ -50,7 +50,7 @@ struct OrderResourceChecker {
     private func imageProblems(_ reference: OrderFindings.FileReference) -> [OrderError] {
         var problems: [OrderError] = []
         for entry in resolvedEntries(reference.name) {
-            let fileName = String(entry.split(separator: "/").last ?? Substring(entry))
+            let fileName = entry.lastIndex(of: "/").map { String(entry[entry.index(after: $0)...]) } ?? entry
             if Self.packageFiles.contains(entry) || fileName == Self.stringsFileName {
                 problems.append(.imageName(reference.path, name: entry, reason: "it is one of the package's own files"))
                 continue
@@ -78,17 +78,19 @@ struct OrderResourceChecker {
     /// The entries a reference that resolved names: its name or scale variants at the root, else
     /// in every localization; a name without an extension, every file with its base name.
     private func resolvedEntries(_ name: String) -> [String] {
-        let localized = localizations.keys.sorted().flatMap { folder in
-            localizations[folder, default: []].sorted().map { (folder, $0) }
-        }
         guard Self.fileExtension(of: name) != nil else {
             return rootFiles.sorted().filter { Self.baseName(of: $0) == name }
-                + localized.filter { Self.baseName(of: $0.1) == name }.map { "\($0.0)/\($0.1)" }
+                + localizations.keys.sorted().flatMap { folder in
+                    localizations[folder, default: []].sorted().filter { Self.baseName(of: $0) == name }.map { "\(folder)/\($0)" }
+                }
         }
         let candidates = OrderResources.variants(of: name)
         let atRoot = candidates.filter(rootFiles.contains)
-        if !atRoot.isEmpty { return atRoot }
-        return localized.filter { candidates.contains($0.1) }.map { "\($0.0)/\($0.1)" }
+        // The common case — the file at the root — looks at no localization.
+        if !atRoot.isEmpty || localizations.isEmpty { return atRoot }
+        return localizations.keys.sorted().flatMap { folder in
+            candidates.filter { localizations[folder, default: []].contains($0) }.map { "\(folder)/\($0)" }
+        }
     }
 
     // MARK: - Localizations
@@ -180,7 +182,7 @@ struct OrderResourceChecker {
     }
 
     static func fileExtension(of name: String) -> Substring? {
-        let last = name.split(separator: "/").last ?? Substring(name)
+        let last = name.lastIndex(of: "/").map { name[name.index(after: $0)...] } ?? Substring(name)
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return nil }
         return last[last.index(after: dot)...]
     }

@@ -35,14 +35,16 @@ public struct OrderValidator: Sendable {
 
     public func validate(_ data: Data) -> Validation {
         let findings = OrderFindings()
-        let root: JSONValue
+        let document: JSONParser.Document
         do {
-            root = try JSONParser(maximumDepth: maximumJSONDepth).parse(data).value
+            document = try JSONParser(maximumDepth: maximumJSONDepth).parse(data)
         } catch {
             findings.record(.invalidJSON(reason: error.sentence(about: "order.json"), path: error.jsonPath))
             return Validation(order: nil, errors: findings.errors, warnings: [], summary: OrderSummary(), fileReferences: [])
         }
-        Self.recordControlCharacterKeys(in: root, at: .root, findings: findings)
+        let root = document.value
+        // The parser noted whether any key has one: the document is walked for their paths only then.
+        if document.hasControlCharacterKey { Self.recordControlCharacterKeys(in: root, at: .root, findings: findings) }
         let summary = OrderSummary(root)
         var order: Order?
         if let reader = OrderObjectReader(root, at: .root, findings: findings) {
@@ -79,12 +81,7 @@ public struct OrderValidator: Sendable {
 
     /// U+0000–U+001F, U+007F and the C1 controls U+0080–U+009F (UTF-8 `C2 80`–`C2 9F`).
     static func hasControlCharacter(_ key: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in key.utf8 {
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
-            previous = byte
-        }
-        return false
+        key.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
     // MARK: - Order

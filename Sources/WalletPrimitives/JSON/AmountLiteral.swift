@@ -10,14 +10,33 @@ public enum AmountLiteral {
 
     /// Why `text` is not an amount (a sentence for a finding), or nil when it is one.
     public static func problem(_ text: String) -> String? {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }) else {
+        // One pass over the bytes, nothing allocated: every amount of every order comes here.
+        var integerCount = 0
+        var integerDigits = 0  // leading zeros aside
+        var fractionDigits = 0
+        var seenDot = false
+        var first = true
+        for byte in text.utf8 {
+            defer { first = false }
+            switch byte {
+            case UInt8(ascii: "-") where first:
+                continue
+            case UInt8(ascii: ".") where !seenDot && integerCount > 0:
+                seenDot = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if seenDot {
+                    fractionDigits += 1
+                } else {
+                    integerCount += 1
+                    if byte != UInt8(ascii: "0") || integerDigits > 0 { integerDigits += 1 }
+                }
+            default:
+                return "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\""
+            }
+        }
+        guard integerCount > 0, !(seenDot && fractionDigits == 0) else {
             return "\(MessageText.quote(text)) is not a decimal amount such as \"12.50\""
         }
-        let integerDigits = parts[0].drop { $0 == UInt8(ascii: "0") }.count
-        let fractionDigits = parts.count == 2 ? parts[1].count : 0
         guard integerDigits <= maximumIntegerDigits, fractionDigits <= maximumFractionDigits else {
             return "\(MessageText.quote(String(text.prefix(40)))) has \(integerDigits) digits before the point and "
                 + "\(fractionDigits) after it; an amount has at most \(maximumIntegerDigits) and \(maximumFractionDigits)"

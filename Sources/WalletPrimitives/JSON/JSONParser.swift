@@ -11,6 +11,10 @@ public struct JSONParser: Sendable {
     public struct Document: Sendable, Hashable {
         public var value: JSONValue
         public var hadByteOrderMark: Bool
+        /// Whether some key, at any depth, holds a control character (U+0000–U+001F, U+007F,
+        /// U+0080–U+009F): noted while the keys are read, so that a caller that refuses such
+        /// keys walks the document only when there is one.
+        public var hasControlCharacterKey = false
     }
 
     public var maximumDepth: Int
@@ -34,6 +38,7 @@ private struct Cursor {
     var position = 0
     var depth = 0
     var path: [JSONPath.Component] = []
+    var hasControlCharacterKey = false
 
     init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
         self.bytes = bytes
@@ -48,7 +53,8 @@ private struct Cursor {
         let value = try parseValue()
         skipWhitespace()
         guard position == bytes.count else { throw error(.trailingContent) }
-        return JSONParser.Document(value: value, hadByteOrderMark: hadByteOrderMark)
+        return JSONParser.Document(
+            value: value, hadByteOrderMark: hadByteOrderMark, hasControlCharacterKey: hasControlCharacterKey)
     }
 
     // MARK: Values
@@ -83,6 +89,9 @@ private struct Cursor {
             guard peek == UInt8(ascii: "\"") else { throw position < bytes.count ? unexpected() : error(.unexpectedEnd) }
             let keyStart = position
             let key = try parseString()
+            if !hasControlCharacterKey {
+                hasControlCharacterKey = keyHasControlCharacter(key, raw: keyStart + 1..<position - 1)
+            }
             if members.count < 16 {
                 if members.contains(where: { $0.key == key }) { throw error(.duplicateKey(key), at: keyStart) }
             } else {
@@ -151,6 +160,22 @@ private struct Cursor {
     }
 
     // MARK: Strings
+
+    /// Whether `key`, read from the raw bytes `raw`, holds a control character: an escape may
+    /// hide one (its decoded scalars are looked at then, keys with escapes being rare), DEL and
+    /// the C1 controls may stand as they are (a raw C0 byte is refused as the string is read).
+    func keyHasControlCharacter(_ key: String, raw: Range<Int>) -> Bool {
+        var previous: UInt8 = 0
+        for index in raw {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                return key.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            }
+            if byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
+    }
 
     mutating func parseString() throws(JSONParseError) -> String {
         position += 1  // opening quote
