@@ -86,7 +86,7 @@ public struct Manifest: Sendable, Hashable {
     /// The `manifest.json` bytes for `files`: sorted keys, one per line, `/` unescaped.
     public static func encode(_ files: [(name: String, contents: Data)]) -> Data {
         let lines = files.sorted { $0.name < $1.name }.map { file in
-            "  \(jsonString(file.name)): \"\(SHA256Digest.hex(of: file.contents))\""
+            "  \(JSONValue.string(file.name).serialized): \"\(SHA256Digest.hex(of: file.contents))\""
         }
         return Data(("{\n" + lines.joined(separator: ",\n") + "\n}\n").utf8)
     }
@@ -106,18 +106,5 @@ public struct Manifest: Sendable, Hashable {
         default:
             false
         }
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

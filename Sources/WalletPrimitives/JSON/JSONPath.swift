@@ -38,25 +38,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case .key(let key) where Self.isPlainKey(key):
                 text += text.isEmpty ? key : ".\(key)"
             case .key(let key):
-                text += "[\"\(Self.escaped(key))\"]"
-            }
-        }
-        return text
-    }
-
-    /// `key` as a JSON string's content: quotes and backslashes escaped, and every control
-    /// character (C0, DEL, C1) as `\uXXXX`, so that a path never carries one to a terminal or a log.
-    private static func escaped(_ key: String) -> String {
-        var text = ""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                text +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
+                // As a JSON string: a control character of the key never reaches a terminal or a log.
+                text += "[\(JSONValue.string(key).serialized)]"
             }
         }
         return text
