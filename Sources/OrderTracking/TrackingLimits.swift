@@ -21,9 +21,10 @@ public enum TrackingLimits {
     public static let unmatchedLifetime: Duration = .seconds(14 * 86_400)
     /// How long any event is kept.
     public static let eventLifetime: Duration = .seconds(30 * 86_400)
-    /// How often a service applies the kept events whose parcel an order now names, and
-    /// expires the old ones.
+    /// How often a service applies the kept events whose parcel an order now names.
     public static let sweepInterval: Duration = .seconds(2)
+    /// How often a service forgets events past their lifetime: a write, so not at every sweep.
+    public static let expiryInterval: Duration = .seconds(300)
     /// An event still `received` this long after it arrived was left by a service that stopped:
     /// the sweep applies it.
     public static let abandonedAfter: Duration = .seconds(60)

@@ -83,7 +83,11 @@ struct ServiceFixture {
             let store = try TemporaryDirectory.make("serve-store").appendingPathComponent("orders.sqlite").path
             return (try WalletStore(path: store, configuration: configuration), ["--store", store])
         }
-        let url = try await TestPostgres.newDatabase(route: backend)
+        var url = try await TestPostgres.newDatabase(route: backend)
+        // Session pooling keeps a server session per client connection: the service's pool is sized
+        // to the pooler's pool per database (10 in Scripts/with-postgres.sh), as docs/scaling-out.md
+        // says to. A pool of 20 (the default) could wait, under load, for a session never given back.
+        if backend == "session" { url.poolSize = 10 }
         return (
             WalletStore(backend: try await PostgresBackend.open(url), configuration: configuration), ["--database", url.redacted]
         )

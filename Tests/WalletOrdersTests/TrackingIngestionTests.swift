@@ -138,6 +138,17 @@ struct TrackingIngestionTests {
         // Applied once: the next sweep finds nothing to do.
         #expect(try await wallet.applyKeptTrackingEvents(webService: Self.webService).isEmpty)
         #expect(try await wallet.orders.history(identifier).count == 2)
+        // Unmatched events are forgotten after 14 days, every event after 30.
+        _ = try await Self.generic(wallet, id: "never-matched", number: "NOBODY-1", status: "onTheWay")
+        #expect(try await wallet.expireTrackingEvents() == 0)
+        clock.advance(days: 15)
+        #expect(try await wallet.expireTrackingEvents() == 1)
+        #expect(try await wallet.trackingEvents(unmatched: true).isEmpty)
+        #expect(try await wallet.trackingEvents().map(\.eventID) == ["first-scan"])
+        clock.advance(days: 16)
+        #expect(try await wallet.expireTrackingEvents() == 1)
+        #expect(try await wallet.trackingEvents().isEmpty)
+        #expect(try await wallet.appliedTrackingEvents(of: identifier).count == 1, "a version's event stays with it")
         try await wallet.close()
     }
 

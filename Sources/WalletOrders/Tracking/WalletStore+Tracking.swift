@@ -112,9 +112,8 @@ extension WalletStore {
     }
 
     /// Applies the kept events whose parcel an order now names (an order saved after its event
-    /// came) and those a stopped service left half done; then forgets events past their
-    /// lifetime (``OrderTracking/TrackingLimits``). `orders serve` runs it every
-    /// ``OrderTracking/TrackingLimits/sweepInterval``.
+    /// came) and those a stopped service left half done. `orders serve` runs it every
+    /// ``OrderTracking/TrackingLimits/sweepInterval``; it only reads when there is nothing to do.
     @discardableResult
     public func applyKeptTrackingEvents(webService: WebServiceURLPolicy, limit: Int = 100) async throws -> [TrackingResult] {
         try control.checkAvailable(.orders, for: "applyKeptTrackingEvents")
@@ -148,10 +147,18 @@ extension WalletStore {
                     metadata: ["endpoint": "\(record.endpoint)", "event": "\(record.eventID)", "error": "\(error)"])
             }
         }
-        _ = try await backend.tracking.expire(
+        return results
+    }
+
+    /// Forgets unmatched events past ``OrderTracking/TrackingLimits/unmatchedLifetime`` and every
+    /// event past ``OrderTracking/TrackingLimits/eventLifetime``; returns how many. `orders serve`
+    /// runs it every ``OrderTracking/TrackingLimits/expiryInterval``.
+    @discardableResult
+    public func expireTrackingEvents() async throws -> Int {
+        let now = configuration.clock()
+        return try await backend.tracking.expire(
             unmatchedBefore: now.addingTimeInterval(-TrackingLimits.unmatchedLifetime.timeInterval),
             before: now.addingTimeInterval(-TrackingLimits.eventLifetime.timeInterval))
-        return results
     }
 
     static func checkTrackingSecrets(_ secrets: [String]) throws(TrackingError) {
