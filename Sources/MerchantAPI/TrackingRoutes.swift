@@ -65,7 +65,8 @@ struct TrackingRoutes: Sendable {
     }
 
     /// The event's answer, and its count by provider and outcome (`stale` for a body signed too
-    /// long ago, `refused` for every other refusal).
+    /// long ago, `refused` for every other refusal of the request, `failed` when the service
+    /// could not apply it now).
     private func counted(
         _ provider: TrackingProvider, _ receive: () async throws -> TrackingResult
     ) async throws -> Response {
@@ -79,6 +80,11 @@ struct TrackingRoutes: Sendable {
             // A replayed body is told apart from a forged or malformed one.
             let outcome = if case .stale = error { "stale" } else { "refused" }
             metrics.recordTrackingEvent(provider: provider.rawValue, outcome: outcome)
+            throw error
+        } catch {
+            // Not the body's fault (orders restricted, no signing identity, the store): the
+            // provider retries, and the event is applied then or by the sweep.
+            metrics.recordTrackingEvent(provider: provider.rawValue, outcome: "failed")
             throw error
         }
         metrics.recordTrackingEvent(provider: provider.rawValue, outcome: result.outcome.rawValue)

@@ -14,11 +14,11 @@ extension OrderVerifier {
             return report
         }
         // The names' rules of a read archive, before anything is packaged with them.
-        var folded: [String: String] = [:]
+        var folded = ArchiveEntryName.FoldedNames()
         for name in files.keys.sorted() {
             if let reason = ArchiveEntryName.unsafeReason(name) {
                 report.errors.append(ArchiveError.unsafePath(entry: name, reason: reason).issue)
-            } else if let other = folded.updateValue(name, forKey: ArchiveEntryName.foldedKey(name)) {
+            } else if let other = folded.collision(of: name) {
                 report.errors.append(ArchiveError.ambiguousName(entry: name, other: other).issue)
             }
         }

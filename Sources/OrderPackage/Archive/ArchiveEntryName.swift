@@ -75,6 +75,18 @@ enum ArchiveEntryName {
         }
     }
 
+    /// The names seen so far by their ``foldedKey(_:)``: a name a case-insensitive file system
+    /// would take for an earlier one is told with that one. Read archives and authored content
+    /// use the same.
+    struct FoldedNames {
+        private var first: [String: String] = [:]
+
+        /// The earlier name `name` collides with, or nil (then it is remembered).
+        mutating func collision(of name: String) -> String? {
+            first.updateValue(name, forKey: ArchiveEntryName.foldedKey(name))
+        }
+    }
+
     /// Whether `name` is operating-system metadata: `.DS_Store`, `__MACOSX/…` or AppleDouble `._*`.
     static func isMetadata(_ name: String) -> Bool {
         let components = name.split(separator: "/")

@@ -111,8 +111,7 @@ public struct ZipArchive: Sendable {
         var problems: [ArchiveError] = []
         var files: [(name: String, size: UInt64, method: CompressionMethod, layout: ZipLayout.Entry)] = []
         var seen: Set<String> = []
-        /// Each name's case-folded NFC form → the name.
-        var folded: [String: String] = [:]
+        var folded = ArchiveEntryName.FoldedNames()
         var declaredTotal: UInt64 = 0
         for index in 0..<count {
             guard let stat = archive.stat(at: index) else {
@@ -144,7 +143,7 @@ public struct ZipArchive: Sendable {
                 problems.append(.duplicateEntry(name))
                 continue
             }
-            if let other = folded.updateValue(name, forKey: ArchiveEntryName.foldedKey(name)) {
+            if let other = folded.collision(of: name) {
                 problems.append(.ambiguousName(entry: name, other: other))
                 continue
             }

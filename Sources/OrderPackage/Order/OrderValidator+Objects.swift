@@ -71,18 +71,19 @@ extension OrderValidator {
         var scale: Int?
         switch reader.value("amount", required: true) {
         case .string(let text)?:
-            if let problem = AmountLiteral.problem(text) {
-                reader.findings.record(.invalidValue(amountPath, reason: problem))
-            } else {
-                amount = Decimal(exactLiteral: text)
+            // The rule is applied once; its sentence is made only for an amount that breaks it.
+            if let value = Decimal(exactLiteral: text) {
+                amount = value
                 scale = Decimal.fractionDigits(ofLiteral: text)
+            } else {
+                reader.findings.record(.invalidValue(amountPath, reason: AmountLiteral.problem(text) ?? "not an amount"))
             }
         case .number(let literal)?:
             // Accepted, as Wallet does, but never through Double: the literal's digits are exact,
             // and the same rule as a string's holds (1e999999 is no amount however it is written).
             reader.findings.record(.numericAmount(amountPath))
-            if let plain = AmountLiteral.plain(jsonNumber: literal), AmountLiteral.problem(plain) == nil {
-                amount = Decimal(exactLiteral: plain)
+            if let plain = AmountLiteral.plain(jsonNumber: literal), let value = Decimal(exactLiteral: plain) {
+                amount = value
                 // A number such as 1e2 has no fraction digits to keep; plain ones keep theirs.
                 if plain == literal { scale = Decimal.fractionDigits(ofLiteral: literal) }
             } else {

@@ -28,5 +28,12 @@ public struct TrackingEndpoint: Sendable, Hashable {
     /// The endpoint name the generic events of a merchant API client are recorded under: they
     /// come through one route, authenticated by the client's keys, not through a configured
     /// endpoint.
-    public static func generic(client: String) -> String { "generic:" + client }
+    public static func generic(client: String) -> String { genericPrefix + client }
+
+    /// The client a ``generic(client:)`` endpoint name stands for; nil for a configured endpoint.
+    public static func genericClient(of endpoint: String) -> String? {
+        endpoint.hasPrefix(genericPrefix) ? String(endpoint.dropFirst(genericPrefix.count)) : nil
+    }
+
+    private static let genericPrefix = "generic:"
 }

@@ -79,7 +79,7 @@ public struct ServiceMetrics: Sendable {
         Name.deliveryAttempts: .init(help: "Background delivery attempts, by outcome."),
         Name.trackingEvents: .init(
             help:
-                "Tracking events received, by provider and outcome (applied, unchanged, older, unmatched, orderClosed, unsupported, duplicate, stale, refused)."
+                "Tracking events received, by provider and outcome (applied, unchanged, older, unmatched, orderClosed, unsupported, duplicate, stale, refused, failed)."
         ),
     ]
 
@@ -140,7 +140,8 @@ public struct ServiceMetrics: Sendable {
     /// Counts one tracking event received by `provider` (`aftership`, `easypost`, `generic`) and
     /// what it came to: a ``OrderStorage``-side outcome (`applied`, `unchanged`, `older`,
     /// `unmatched`, `orderClosed`, `unsupported`, `duplicate`), `stale` (a body signed more than 5
-    /// minutes ago) or `refused` (every other 401, 400, 404, 413).
+    /// minutes ago), `refused` (every other 401, 400, 404, 413) or `failed` (the service could not
+    /// apply it now: 409, 503; the provider retries).
     public func recordTrackingEvent(provider: String, outcome: String) {
         CoreMetrics.Counter(
             label: Name.trackingEvents, dimensions: [("provider", provider), ("outcome", outcome)], factory: factory

@@ -60,6 +60,7 @@ struct TrackingIngestion: Sendable {
         let authoring = OrderAuthoring(wallet: wallet, webService: webService, client: scope.client)
         var versions: [TrackingResult.Version] = []
         var outcomes: [TrackingUpdate.Outcome] = []
+        var appliedBefore = 0
         for identifier in orders {
             let decided = Mutex<TrackingUpdate.Outcome?>(nil)
             do {
@@ -79,21 +80,24 @@ struct TrackingIngestion: Sendable {
                     outcomes.append(outcome)
                 }
             } catch OrderStoreError.eventAlreadyApplied {
-                outcomes.append(.unchanged)  // this event's version of the order is there already
+                // This event's version of the order is there already: made by a delivery that
+                // stopped before it finished, or by one running at the same time.
+                appliedBefore += 1
             } catch FinanceAccessError.notEntitled {
                 continue  // another merchant's order naming the same number
             } catch AuthoringError.orderNotFound {
                 continue  // removed since the index was read
             }
         }
-        let outcome = Self.outcome(versions: versions.count, outcomes)
+        let outcome = Self.outcome(versions: versions.count + appliedBefore, outcomes)
         try await tracking.finish(
             endpoint: scope.endpoint, eventID: event.eventID, outcome: outcome, versions: versions.count,
             checkedThrough: checkedThrough)
         return TrackingResult(provider: event.provider.rawValue, eventID: event.eventID, outcome: outcome, versions: versions)
     }
 
-    /// One word for what the event did to all the orders naming its parcel.
+    /// One word for what the event did to all the orders naming its parcel: `versions` counts
+    /// those it made now or before.
     static func outcome(versions: Int, _ outcomes: [TrackingUpdate.Outcome]) -> TrackingOutcome {
         if versions > 0 { return .applied }
         if outcomes.contains(.unchanged) { return .unchanged }

@@ -125,9 +125,9 @@ extension WalletStore {
             leftBefore: now.addingTimeInterval(-TrackingLimits.abandonedAfter.timeInterval), limit: limit)
         for record in kept {
             let scope: TrackingIngestion.Scope
-            if record.endpoint.hasPrefix(TrackingEndpoint.generic(client: "")) {
-                let client = ClientIdentifier(
-                    rawValue: String(record.endpoint.dropFirst(TrackingEndpoint.generic(client: "").count)))
+            if let name = TrackingEndpoint.genericClient(of: record.endpoint) {
+                // Never the operator's scope for a client's event: a name that is no client is skipped.
+                guard let client = ClientIdentifier(rawValue: name) else { continue }
                 scope = .init(endpoint: record.endpoint, orderTypeIdentifiers: nil, client: client)
             } else {
                 if endpoints[record.endpoint] == nil {

@@ -76,7 +76,7 @@ struct AuthorCommand: AsyncParsableCommand {
         do {
             authored = try await wallet.authorOrder(
                 identifier, content: content,
-                webService: WebServiceURLPolicy(serviceURL: publicURL, allowed: try webServiceURLs.allowed()))
+                webService: try webServiceURLs.policy(serviceURL: publicURL))
         } catch let error as any WalletError {
             // As the merchant API answers it: every finding at its path, or the error document.
             if json {

@@ -259,7 +259,7 @@ struct TrackingCommand: AsyncParsableCommand {
             do {
                 result = try await wallet.receiveTrackingWebhook(
                     body, provider: provider, endpoint: chosen, signature: nil,
-                    webService: WebServiceURLPolicy(serviceURL: publicURL, allowed: try webServiceURLs.allowed()),
+                    webService: try webServiceURLs.policy(serviceURL: publicURL),
                     checkingSignature: false)
             } catch let error as any WalletError {
                 if json { Output.json(WireError(error)) } else { Output.error(Failure.line(error)) }

@@ -28,4 +28,10 @@ struct WebServiceURLOptions: ParsableArguments {
         }
         return allowed
     }
+
+    /// The `webServiceURL` authored versions get: `serviceURL` (the service's public URL with its
+    /// base path, `--public-url`) and the allowances.
+    func policy(serviceURL: String?) throws -> WebServiceURLPolicy {
+        WebServiceURLPolicy(serviceURL: serviceURL, allowed: try allowed())
+    }
 }
