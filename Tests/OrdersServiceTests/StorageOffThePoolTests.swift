@@ -33,7 +33,8 @@ import WalletPostgres
 /// in-process tests give their servers (``DedicatedExecutor``). Latencies mean something only in a process that runs nothing else:
 /// this test runs when `ORDERS_ALONE` is set, as `Scripts/test.sh` runs it, in a process of its
 /// own after the Swift suites. The client is a thread of its own with blocking sockets, so its
-/// waiting never depends on the pool it measures.
+/// waiting never depends on the pool it measures. Each comparison is a round — baseline, then
+/// the load with a new import — and a missed round is measured again, up to ``rounds`` in all.
 @Suite("Storage off the request threads", .serialized)
 struct StorageOffThePoolTests {
     static let alone = ProcessInfo.processInfo.environment["ORDERS_ALONE"] != nil
@@ -58,10 +59,16 @@ struct StorageOffThePoolTests {
                 transactions: FinanceFixtures.transactions(count: Self.transactions, accounts: [accounts[0]], seed: 1)))
         let reader = ClientIdentifier("com.example.budget")
         try await wallet.grant([AccountGrant(accountID: accounts[0])], to: reader)
-        let imports = (1...2).map { index in
-            FinanceBatch(
+        let batches = Mutex(UInt64(1))
+        /// 50,000 transactions not yet stored, on one of the two other accounts.
+        @Sendable func nextImport() -> FinanceBatch {
+            let seed = batches.withLock { seed in
+                seed += 1
+                return seed
+            }
+            return FinanceBatch(
                 transactions: FinanceFixtures.transactions(
-                    count: Self.transactions, accounts: [accounts[index]], seed: UInt64(index + 1)))
+                    count: Self.transactions, accounts: [accounts[Int(seed % 2) + 1]], seed: seed))
         }
 
         let app = fixture.service().application(host: "127.0.0.1", port: 0)
@@ -70,61 +77,87 @@ struct StorageOffThePoolTests {
             try await app.test(.live) { client in
                 let requests = try Requests(port: try #require(client.port), key: key.token)
                 _ = try await BlockingWork.run { try requests.measure(count: 100) }  // warm-up
-                let idle = try await BlockingWork.run { try requests.measure(count: 400) }
 
-                // The long work runs as a handler would run it: in tasks on the cooperative pool.
-                let imported = try await requests.measure(during: {
-                    _ = try await wallet.apply(imports[0])
-                })
-                Self.expect(imported, below: idle, "during the import (\(backend))", against: "idle")
+                try await Self.inOneOf(rounds: Self.rounds) {
+                    let idle = try await BlockingWork.run { try requests.measure(count: 400) }
+                    // The long work runs as a handler would run it: in tasks on the cooperative pool.
+                    let batch = nextImport()
+                    let imported = try await requests.measure(during: { _ = try await wallet.apply(batch) })
+                    return Self.compare(imported, below: idle, "during the import (\(backend))", against: "idle")
+                }
 
-                let spinning = try await requests.measure(during: {
-                    let stop = Flag()
-                    for _ in 0..<2 { Thread { Self.spin(until: stop) }.start() }
-                    try await Task.sleep(for: .seconds(3))
-                    stop.set()
-                })
-                let readsBeside = try await requests.measure(during: {
-                    let importing = Flag()
-                    async let reading: Int = {
-                        var rows = 0
-                        while !importing.isSet {
-                            rows += try await wallet.financeStore(for: reader).transactions(query: TransactionQuery()).count
-                        }
-                        return rows
-                    }()
-                    _ = try await wallet.apply(imports[1])
-                    importing.set()
-                    #expect(try await reading >= Self.transactions, "the reads beside the import did not run")
-                })
-                // On PostgreSQL the server's own processes — parallel workers for each 50,000-row
-                // read, the inserts, autovacuum — share the two cores with the baseline's spinning
-                // threads and this process's work: measured and printed, not held (docs/design.md,
-                // "One threading model").
-                Self.expect(
-                    readsBeside, below: spinning, "during an import and reads (\(backend))", against: "two spinning threads",
-                    holding: backend == "sqlite")
+                try await Self.inOneOf(rounds: Self.rounds) {
+                    let spinning = try await requests.measure(during: {
+                        let stop = Flag()
+                        for _ in 0..<2 { Thread { Self.spin(until: stop) }.start() }
+                        try await Task.sleep(for: .seconds(3))
+                        stop.set()
+                    })
+                    let batch = nextImport()
+                    let readsBeside = try await requests.measure(during: {
+                        let importing = Flag()
+                        async let reading: Int = {
+                            var rows = 0
+                            while !importing.isSet {
+                                rows += try await wallet.financeStore(for: reader).transactions(query: TransactionQuery())
+                                    .count
+                            }
+                            return rows
+                        }()
+                        _ = try await wallet.apply(batch)
+                        importing.set()
+                        #expect(try await reading >= Self.transactions, "the reads beside the import did not run")
+                    })
+                    // On PostgreSQL the server's own processes — parallel workers for each 50,000-row
+                    // read, the inserts, autovacuum — share the two cores with the baseline's spinning
+                    // threads and this process's work: measured and printed, not held (docs/design.md,
+                    // "One threading model").
+                    return Self.compare(
+                        readsBeside, below: spinning, "during an import and reads (\(backend))",
+                        against: "two spinning threads", holding: backend == "sqlite")
+                }
             }
         }
     }
 
-    /// Prints the p99s of `loaded` and `baseline`; when `holding`, expects each under three times
-    /// its baseline.
-    static func expect(
-        _ loaded: Samples, below baseline: Samples, _ during: String, against: String, holding: Bool = true,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+    /// A comparison is measured again, at most this many times in all, before it fails. A
+    /// machine shared with other work has moments that put one p99 of a few milliseconds past
+    /// three times its baseline (seen in CI: 7.0 ms against 3 × 2.1 ms); the stalls this test
+    /// exists for — a request waiting for a whole import, 0.26 s to 5.7 s — fail every round.
+    static let rounds = 3
+
+    /// Runs `round` until it finds nothing to fail, at most `rounds` times; records the last
+    /// round's failures.
+    static func inOneOf(
+        rounds: Int, sourceLocation: SourceLocation = #_sourceLocation, _ round: () async throws -> [Comment]
+    ) async throws {
+        for attempt in 1...rounds {
+            let failures = try await round()
+            if failures.isEmpty { return }
+            print("storage off the pool: round \(attempt) of \(rounds) missed: \(failures.map(\.rawValue))")
+            if attempt == rounds {
+                for failure in failures { Issue.record(failure, sourceLocation: sourceLocation) }
+            }
+        }
+    }
+
+    /// Prints the p99s of `loaded` and `baseline`; when `holding`, returns what is not under
+    /// three times its baseline. Too few answered requests is a failure whatever `holding` says.
+    static func compare(
+        _ loaded: Samples, below baseline: Samples, _ during: String, against: String, holding: Bool = true
+    ) -> [Comment] {
+        var failures: [Comment] = []
         for (name, times, reference) in [
             ("device GET", loaded.device, baseline.device), ("merchant read", loaded.merchant, baseline.merchant),
         ] {
             let (p99, referenceP99) = (p99(times), p99(reference))
             print("storage off the pool: \(name) p99 \(during) \(p99) (\(times.count) requests), \(against) \(referenceP99)")
-            #expect(times.count >= 50, "\(name): too few requests answered \(during) to judge", sourceLocation: sourceLocation)
-            guard holding else { continue }
-            #expect(
-                p99 < referenceP99 * 3, "\(name): p99 \(p99) \(during), \(referenceP99) \(against)",
-                sourceLocation: sourceLocation)
+            if times.count < 50 { failures.append("\(name): too few requests answered \(during) to judge") }
+            if holding, !(p99 < referenceP99 * 3) {
+                failures.append("\(name): p99 \(p99) \(during), not under 3 × \(referenceP99) \(against)")
+            }
         }
+        return failures
     }
 
     static func p99(_ samples: [Duration]) -> Duration {
