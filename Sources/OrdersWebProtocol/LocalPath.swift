@@ -11,13 +11,20 @@ public enum LocalPath {
     /// `/` followed by something other than `/` or `\`, holds no `\`, does not start with an
     /// encoded `/` or `\`, and has only printable ASCII.
     public static func isLocal(_ path: some StringProtocol) -> Bool {
-        let bytes = Array(path.utf8)
+        var path = String(path)
+        return path.withUTF8 { isLocal($0[...]) }
+    }
+
+    private static func isLocal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard bytes.first == UInt8(ascii: "/") else { return false }
-        if bytes.count > 1, bytes[1] == UInt8(ascii: "/") { return false }
-        guard !bytes.contains(UInt8(ascii: "\\")), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
-        if bytes.count >= 4, bytes[1] == UInt8(ascii: "%") {
-            let encoded = String(decoding: bytes[2...3], as: UTF8.self).uppercased()
-            if encoded == "2F" || encoded == "5C" { return false }
+        let start = bytes.startIndex
+        if bytes.count > 1, bytes[start + 1] == UInt8(ascii: "/") { return false }
+        for byte in bytes where byte == UInt8(ascii: "\\") || byte <= 0x20 || byte >= 0x7F { return false }
+        if bytes.count >= 4, bytes[start + 1] == UInt8(ascii: "%") {
+            switch (bytes[start + 2], bytes[start + 3] | 0x20) {  // `| 0x20`: either case of a letter
+            case (UInt8(ascii: "2"), UInt8(ascii: "f")), (UInt8(ascii: "5"), UInt8(ascii: "c")): return false
+            default: break
+            }
         }
         return true
     }
@@ -28,8 +35,13 @@ public enum LocalPath {
     /// past a proxy's rule for the canonical path (nginx's `location = /metrics`); so every other
     /// spelling answers 404 (docs/hardening.md, "One spelling per path").
     public static func isCanonical(_ path: some StringProtocol) -> Bool {
+        var path = String(path)
+        return path.withUTF8 { isCanonical($0[...]) }
+    }
+
+    private static func isCanonical(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         // Every request passes here: one walk over the bytes, nothing allocated.
-        var bytes = path.utf8.makeIterator()
+        var bytes = path.makeIterator()
         guard bytes.next() == UInt8(ascii: "/") else { return false }
         var segmentLength = 0  // bytes of the segment so far; 0 at its start
         var dots = 0  // `.` and `%2E` seen, while the segment holds nothing else
@@ -63,8 +75,13 @@ public enum LocalPath {
     /// refused: it is in origin form (starts with `/`) and its path is not ``isLocal(_:)`` or not
     /// ``isCanonical(_:)``.
     public static func isRefused(target: some StringProtocol) -> Bool {
-        guard target.utf8.first == UInt8(ascii: "/") else { return false }
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return !isLocal(path) || !isCanonical(path)
+        // Every request passes here: bytes, not `Character`s (a split on `?` would break the
+        // target into grapheme clusters), and no copy of a target that is already a `String`.
+        var target = String(target)
+        return target.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
+            return !isLocal(path) || !isCanonical(path)
+        }
     }
 }

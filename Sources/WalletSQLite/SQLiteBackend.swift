@@ -75,12 +75,13 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     init(pool: DatabasePool, path: String, tracer: (any Tracer)? = nil) {
         self.pool = pool
         self.path = path
-        executor = SQLiteExecutor(pool: pool, gate: WriteGate())
+        executor = SQLiteExecutor(pool: pool, readers: ReaderConnections(of: pool), gate: WriteGate())
         sqlExecutor = TracedSQLExecutor.wrapping(executor, tracer: tracer, system: "sqlite")
         repositories = SQLRepositories(executor: sqlExecutor)
     }
 
     public func close() async throws {
+        try executor.readers.close()
         try pool.close()
     }
 
@@ -108,7 +109,10 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     ///   the disk has no room for the copy SQLite writes.
     public static func compact(at path: String) async throws(StorageError) -> (before: Int, after: Int) {
         let backend = try SQLiteBackend(path: path, options: Options(createIfMissing: false))
-        defer { try? backend.pool.close() }
+        defer {
+            try? backend.executor.readers.close()
+            try? backend.pool.close()
+        }
         func size() -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
         }

@@ -7,10 +7,10 @@ import WalletStorage
 /// ``StatementThreads`` — never on Swift concurrency's cooperative pool, where a blocked statement
 /// would hold one of its few threads.
 ///
-/// A read runs each statement on a reader connection, directly on the statement thread: in WAL
-/// mode a reader never waits for a writer, and a lone SELECT runs in an implicit transaction of
-/// its own (no BEGIN and COMMIT around it), so a point lookup costs a few microseconds where a
-/// further hop onto GRDB's queue would cost far more (Benchmarks).
+/// A read runs each statement on a reader connection (``ReaderConnections``), directly on the
+/// statement thread: in WAL mode a reader never waits for a writer, and a lone SELECT runs in an
+/// implicit transaction of its own (no BEGIN and COMMIT around it), so a point lookup costs a few
+/// microseconds where a further hop onto GRDB's queue would cost far more (Benchmarks).
 ///
 /// A unit of work takes the backend's ``WriteGate``, begins `IMMEDIATE` on the pool's writer
 /// connection (at once when the database is free, ``ImmediateBegin``; otherwise
@@ -22,14 +22,15 @@ import WalletStorage
 /// synchronous closures (docs/design.md, "Storage written once").
 struct SQLiteExecutor: SQLExecutor {
     let pool: DatabasePool
+    let readers: ReaderConnections
     let gate: WriteGate
 
     var dialect: any SQLDialect { SQLiteDialect() }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let pool = self.pool
+        let (pool, readers) = (self.pool, self.readers)
         return try await withTaskExecutorPreference(StatementThreads.shared) {
-            try await body(SQLiteConnection(pool: pool, onWriter: false))
+            try await body(SQLiteConnection(pool: pool, readers: readers))
         }
     }
 
@@ -44,7 +45,7 @@ struct SQLiteExecutor: SQLExecutor {
                 } catch {
                     throw StorageError(sqlite: error, path: pool.path)
                 }
-                let connection = SQLiteConnection(pool: pool, onWriter: true)
+                let connection = SQLiteConnection(pool: pool, readers: nil)
                 do {
                     let result = try await body(connection)
                     try connection.end(commit: true)
@@ -64,12 +65,13 @@ struct SQLiteExecutor: SQLExecutor {
 
 }
 
-/// ``WalletStorage/SQLConnection`` on the pool: each statement on a reader connection, or on the
-/// writer inside the unit of work that made it. Database errors become
-/// ``WalletCore/StorageError`` (`store.corrupt` for a damaged file); others pass.
+/// ``WalletStorage/SQLConnection`` on the store: each statement on one of its
+/// ``ReaderConnections``, or on the pool's writer inside the unit of work that made it. Database
+/// errors become ``WalletCore/StorageError`` (`store.corrupt` for a damaged file); others pass.
 struct SQLiteConnection: SQLConnection {
     let pool: DatabasePool
-    let onWriter: Bool
+    /// Nil inside a unit of work: every statement then runs on the writer.
+    let readers: ReaderConnections?
 
     func fetch<T>(
         _ sql: String, _ arguments: [SQLValue], reusable: Bool, _ decode: (any SQLRow) throws -> T
@@ -132,7 +134,8 @@ struct SQLiteConnection: SQLConnection {
     /// unit of work.
     func onDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return onWriter ? try pool.writeWithoutTransaction(body) : try pool.unsafeRead(body)
+            guard let readers else { return try pool.writeWithoutTransaction(body) }
+            return try readers.read(body)
         } catch let error as DatabaseError {
             throw StorageError(sqlite: error, path: pool.path)
         } catch let error as UnreadableColumn {
