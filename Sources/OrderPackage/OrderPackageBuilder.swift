@@ -40,9 +40,17 @@ public struct OrderPackageBuilder: Sendable {
     /// (``OrderVerifier/verify(package:at:)``) without reading the archive back.
     public func package(files: [String: Data]) throws(OrderPackageBuilderError) -> SignedOrderPackage {
         var sources: [(name: String, contents: Data)] = []
+        // The names a reader refuses as ambiguous (`archive.ambiguousName`), the two the builder
+        // writes among them, are refused here by name rather than signed into a package that
+        // fails verification.
+        var folded = ArchiveEntryName.FoldedNames()
+        for reserved in [Manifest.fileName, Manifest.signatureFileName] { _ = folded.collision(of: reserved) }
         for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
             if ArchiveEntryName.isMetadata(name) || Manifest.isReserved(name) { continue }
             if let reason = ArchiveEntryName.unsafeReason(name) { throw .unsafeName(name, reason: reason) }
+            if let other = folded.collision(of: name) {
+                throw .unsafeName(name, reason: ArchiveError.ambiguousName(entry: name, other: other).message)
+            }
             sources.append((name, contents))
         }
         guard !sources.isEmpty else { throw .noSources }
@@ -104,6 +112,11 @@ public struct OrderPackageBuilder: Sendable {
             }
             if values.isSymbolicLink == true { throw .unreadableSource(shown, reason: "symbolic links are not packaged") }
             guard values.isRegularFile == true else { continue }
+            // Two files whose names differ only by Unicode normalization are one `String` key:
+            // refused, never one of them dropped.
+            if let earlier = files.index(forKey: name).map({ files.keys[$0] }) {
+                throw .unsafeName(name, reason: ArchiveError.ambiguousName(entry: name, other: earlier).message)
+            }
             do {
                 files[name] = try Data(contentsOf: url)
             } catch {

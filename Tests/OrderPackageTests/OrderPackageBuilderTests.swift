@@ -1,6 +1,7 @@
 import Foundation
 import TestArchiveTable
 import Testing
+import WalletPrimitives
 
 @testable import OrderPackage
 
@@ -81,6 +82,43 @@ struct OrderPackageBuilderTests {
             try Self.builder().build(files: [".DS_Store": Data()])
         } throws: { error in
             if case .noSources = error as? OrderPackageBuilderError { true } else { false }
+        }
+    }
+
+    @Test(
+        "names a reader would refuse as ambiguous are refused by name, before anything is signed",
+        arguments: [
+            (["logo.png", "LOGO.png"], "LOGO.png"), (["order.json", "Order.json"], "Order.json"),
+            (["order.json", "MANIFEST.JSON"], "manifest.json"), (["order.json", "Signature"], "signature"),
+            (["ärger.png", "Ärger.png"], "Ärger.png"),
+        ])
+    func ambiguousNames(_ names: [String], _ other: String) throws {
+        let files = Dictionary(uniqueKeysWithValues: names.map { ($0, Data("{}".utf8)) })
+        #expect {
+            try Self.builder().build(files: files)
+        } throws: { error in
+            guard case .unsafeName(_, let reason) = error as? OrderPackageBuilderError else { return false }
+            return reason.contains(MessageText.quote(other)) && reason.contains("case-insensitive")
+        }
+        // Each name alone packages, unless it is a spelling of a file the builder writes itself.
+        for name in names where !["manifest.json", "signature"].contains(name.lowercased()) {
+            _ = try Self.builder().build(files: [name: Data("{}".utf8)])
+        }
+    }
+
+    @Test("a folder holding a name in NFC and in NFD is refused, not packaged with one of the two")
+    func normalizationTwins() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["order.json", "caf\u{E9}.png", "cafe\u{301}.png"] {
+            try Data("{}".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+        #expect {
+            try Self.builder().build(directory: directory)
+        } throws: { error in
+            guard case .unsafeName(_, let reason) = error as? OrderPackageBuilderError else { return false }
+            return reason.contains("case-insensitive")
         }
     }
 
