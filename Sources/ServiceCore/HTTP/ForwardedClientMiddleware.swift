@@ -29,7 +29,7 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
         var context = context
         context.isSecure = servesTLS
         if trustedProxies.isEmpty, !forwardedWarning.isDone,
-            [HTTPField.Name.forwardedFor, .forwardedProto].contains(where: { $0.map { request.headers[$0] != nil } ?? false }),
+            Self.has(.forwardedFor, in: request.headers) || Self.has(.forwardedProto, in: request.headers),
             forwardedWarning.claim()
         {
             let warning =
@@ -38,7 +38,7 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
                 + "not Secure (docs/deployment.md); said once"
             context.logger.warning("\(warning)")
         }
-        if trustedProxies.contains(context.clientAddress) {
+        if !trustedProxies.isEmpty, trustedProxies.contains(context.clientAddress) {
             let forwarded =
                 HTTPField.Name.forwardedFor.map { request.headers[values: $0] }?.flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? []
@@ -53,6 +53,10 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
         }
         context.publicOrigin = publicURL ?? Self.origin(secure: context.isSecure, authority: request.head.authority)
         return try await next(request, context)
+    }
+
+    private static func has(_ name: HTTPField.Name?, in headers: HTTPFields) -> Bool {
+        name.map { headers[$0] != nil } ?? false
     }
 
     /// `scheme://authority` from a request; an authority that is not a plain host (and port) —

@@ -14,7 +14,14 @@ public struct OrdersRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's IP address (without the port); `unknown` for a Unix socket or a closed channel.
     /// Behind a trusted proxy, the address it forwarded (``ForwardedClientMiddleware``).
-    public package(set) var clientAddress: String
+    public package(set) var clientAddress: String {
+        get { forwardedAddress ?? peer?.ipAddress ?? "unknown" }
+        set { forwardedAddress = newValue }
+    }
+    /// The connection's peer, formatted only when a route asks for the address (a rate limit, a
+    /// sign-in, a trusted proxy's check): most requests never do.
+    private let peer: SocketAddress?
+    private var forwardedAddress: String?
     /// The request came over TLS: to this server, or to a trusted proxy that says so.
     public package(set) var isSecure = false
     /// The origin (`https://host[:port]`) clients and browsers reach this service at: the
@@ -31,7 +38,7 @@ public struct OrdersRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peer = source.channel.remoteAddress
         // Hummingbird numbers requests in sequence; a random id tells a client nothing about how
         // many requests the service answers.
         logger[metadataKey: "hb.request.id"] = .string(Self.randomIdentifier())

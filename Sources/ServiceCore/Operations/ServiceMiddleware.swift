@@ -95,7 +95,7 @@ package struct ServiceMiddleware: RouterMiddleware {
         guard request.head.authority != nil else {
             throw .invalidHeader(name: "Host", reason: "is missing (HTTP/1.1 requires it)")
         }
-        if let host = HTTPField.Name("Host"), request.headers[host] != nil {
+        if let host = HTTPField.Name.secondHost, request.headers[host] != nil {
             throw .invalidHeader(name: "Host", reason: "appears more than once")
         }
     }
@@ -165,6 +165,9 @@ package struct InternalError: WalletError {
 package extension HTTPField.Name {
     /// Optional only because the initializer validates; the literal is a valid name.
     static let requestID = Self("X-Request-Id")
+    /// `Host` among the fields: a second one (the codec moves the first into `:authority`).
+    /// HTTPTypes marks its own `.host` unavailable for that reason.
+    static let secondHost = Self("Host")
 }
 
 package extension ServiceRequestError {
