@@ -1,3 +1,4 @@
+import COpenSSL
 import Foundation
 import TestArchiveTable
 import Testing
@@ -94,5 +95,23 @@ struct VerifiedChainCacheTests {
     /// The DER inside a one-certificate PEM file.
     func pemBody(_ pem: Data) throws -> Data {
         try #require(X509Certificate.certificates(pemOrDER: pem).first).derBytes
+    }
+
+    @Test("validity judged from remembered bounds answers as X509_cmp_time does, at and around each bound")
+    func validityBoundsAgreeWithOpenSSL() throws {
+        let pem = try Data(contentsOf: TestArchiveTable.directory.appendingPathComponent("pki/order.pem"))
+        let certificate = try #require(try X509Certificate.certificates(pemOrDER: pem).first)
+        let notBefore = try #require(certificate.notBefore).timeIntervalSince1970
+        let notAfter = try #require(certificate.notAfter).timeIntervalSince1970
+        for seconds in [notBefore - 1, notBefore, notBefore + 0.5, notBefore + 1, notAfter - 1, notAfter, notAfter + 1] {
+            var instant = time_t(seconds.rounded(.down))
+            let openSSL =
+                X509_cmp_time(X509_get0_notBefore(certificate.pointer), &instant) < 0
+                && X509_cmp_time(X509_get0_notAfter(certificate.pointer), &instant) > 0
+            // Twice: the first call reads the bounds, the second uses what it remembered.
+            for _ in 1...2 {
+                #expect(certificate.isWithinValidity(for: Date(timeIntervalSince1970: seconds)) == openSSL, "\(seconds)")
+            }
+        }
     }
 }

@@ -21,14 +21,27 @@ enum ArchiveEntryName {
             return "control character in the name"
         }
         if let reason = misleadingScalarReason(bytes) { return reason }
-        var components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        if bytes.last == UInt8(ascii: "/") { components.removeLast() }
-        for component in components {
-            if component.isEmpty { return "empty path segment" }
-            if component.allSatisfy({ $0 == UInt8(ascii: ".") }) && component.count <= 2 {
-                return "'\(String(repeating: ".", count: component.count))' path segment"
+        // Each segment between slashes (a trailing slash marks a directory, not a segment).
+        var segmentLength = 0
+        var segmentIsDots = true
+        for (offset, byte) in bytes.enumerated() {
+            if byte != UInt8(ascii: "/") {
+                segmentLength += 1
+                segmentIsDots = segmentIsDots && byte == UInt8(ascii: ".")
+                continue
             }
+            if let reason = segmentReason(length: segmentLength, isDots: segmentIsDots) { return reason }
+            if offset == bytes.count - 1 { return nil }
+            segmentLength = 0
+            segmentIsDots = true
         }
+        if let reason = segmentReason(length: segmentLength, isDots: segmentIsDots) { return reason }
+        return nil
+    }
+
+    private static func segmentReason(length: Int, isDots: Bool) -> String? {
+        if length == 0 { return "empty path segment" }
+        if isDots && length <= 2 { return "'\(String(repeating: ".", count: length))' path segment" }
         return nil
     }
 
@@ -89,9 +102,21 @@ enum ArchiveEntryName {
 
     /// Whether `name` is operating-system metadata: `.DS_Store`, `__MACOSX/…` or AppleDouble `._*`.
     static func isMetadata(_ name: String) -> Bool {
-        let components = name.split(separator: "/")
-        if components.first == "__MACOSX" { return true }
-        return components.contains { $0 == ".DS_Store" || $0.hasPrefix("._") }
+        let bytes = name.utf8
+        // Each non-empty segment: the first one `__MACOSX`, any one `.DS_Store` or starting `._`.
+        var isFirst = true
+        var segmentStart = bytes.startIndex
+        while segmentStart < bytes.endIndex {
+            let segmentEnd = bytes[segmentStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let segment = bytes[segmentStart..<segmentEnd]
+            if !segment.isEmpty {
+                if isFirst && segment.elementsEqual("__MACOSX".utf8) { return true }
+                if segment.elementsEqual(".DS_Store".utf8) || segment.starts(with: "._".utf8) { return true }
+                isFirst = false
+            }
+            segmentStart = segmentEnd == bytes.endIndex ? segmentEnd : bytes.index(after: segmentEnd)
+        }
+        return false
     }
 
     /// Whether the entry is a directory marker (`en.lproj/`).

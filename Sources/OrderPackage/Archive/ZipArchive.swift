@@ -1,4 +1,5 @@
 import Foundation
+import WalletPrimitives
 
 /// The files of a zip archive, read from memory through libzip with ``ArchiveLimits`` enforced
 /// while inflating.
@@ -123,7 +124,7 @@ public struct ZipArchive: Sendable {
                 throw ArchiveRejection([.corrupt(entry: name, reason: "libzip reads the entry differently than the layout check")]
                 )
             }
-            guard let name = String(validating: stat.rawName, as: UTF8.self) else {
+            guard let name = stat.rawName.withUnsafeBytes({ String(validUTF8: $0) }) else {
                 let printable = String(decoding: stat.rawName, as: UTF8.self)
                 problems.append(.unsafePath(entry: printable, reason: "the name is not valid UTF-8"))
                 continue

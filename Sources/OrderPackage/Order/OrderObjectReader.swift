@@ -11,6 +11,8 @@ final class OrderObjectReader {
     let findings: OrderFindings
     /// Which members an accessor asked for, by position (objects are small: a scan, no hashing).
     private var asked: [Bool]
+    /// Each member's key length in bytes, -1 for a key that is not ASCII.
+    private let keyLengths: [Int]
 
     init?(_ value: JSONValue, at path: JSONPath, findings: OrderFindings) {
         guard case .object(let object) = value else {
@@ -21,6 +23,9 @@ final class OrderObjectReader {
         self.path = path
         self.findings = findings
         asked = Array(repeating: false, count: object.members.count)
+        keyLengths = object.members.map { member in
+            member.key.utf8.allSatisfy { $0 < 0x80 } ? member.key.utf8.count : -1
+        }
     }
 
     /// Marks keys as part of the schema without reading them (e.g. a discriminator).
@@ -39,7 +44,13 @@ final class OrderObjectReader {
     /// Marks every member named `key` as asked for; the first one's value.
     private func ask(_ key: String) -> JSONValue? {
         var found: JSONValue?
-        for (index, member) in object.members.enumerated() where member.key == key {
+        // Most members differ in length from the key asked for (the schema's keys are ASCII):
+        // they are passed over without comparing strings. A non-ASCII key is always compared, as
+        // it may be canonically equivalent to the key asked for.
+        let length = key.utf8.count
+        for (index, member) in object.members.enumerated() {
+            let memberLength = keyLengths[index]
+            guard memberLength == length || memberLength < 0, member.key == key else { continue }
             asked[index] = true
             if found == nil { found = member.value }
         }
@@ -47,11 +58,15 @@ final class OrderObjectReader {
     }
 
     func value(_ key: String, required: Bool) -> JSONValue? {
-        guard let value = ask(key), value != .null else {
-            if required { findings.record(.missingKey(path.appending(key))) }
-            return nil
-        }
+        let value = ask(key)
+        if case .null? = value { return absent(key, required: required) }
+        guard let value else { return absent(key, required: required) }
         return value
+    }
+
+    private func absent(_ key: String, required: Bool) -> JSONValue? {
+        if required { findings.record(.missingKey(path.appending(key))) }
+        return nil
     }
 
     func string(_ key: String, required: Bool = false) -> String? {
@@ -177,6 +192,13 @@ final class OrderObjectReader {
     }
 
     func integer(_ key: String, required: Bool = false) -> Int64? {
+        // The common case, a JSON number of a few digits (`"schemaVersion": 1`), without Decimal.
+        if case .number(let literal)? = ask(key), literal.utf8.count <= 18,
+            literal.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let integer = Int64(literal)
+        {
+            return integer
+        }
         guard let number = decimal(key, required: required) else { return nil }
         var source = number
         var whole = Decimal()

@@ -185,7 +185,7 @@ private struct Cursor {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-                guard let string = String(validating: slice, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
+                guard let string = String(validUTF8: slice) else { throw error(.invalidUTF8, at: start) }
                 position += 1
                 return string
             }
@@ -201,7 +201,9 @@ private struct Cursor {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                guard let string = String(validating: decoded, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
+                guard let string = decoded.withUnsafeBytes({ String(validUTF8: $0) }) else {
+                    throw error(.invalidUTF8, at: start)
+                }
                 return string
             case UInt8(ascii: "\\"):
                 position += 1

@@ -14,6 +14,7 @@ struct FinanceClientsCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Register a client; prints its client_id and, unless --public, its secret (once).",
             discussion: CommandGuide.discussion(
                 "finance clients create",
@@ -59,6 +60,7 @@ struct FinanceClientsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List clients with their authorization (never secrets).",
             discussion: CommandGuide.discussion("finance clients list"))
 
@@ -88,6 +90,7 @@ struct FinanceClientsCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a client for good: no new flows, its tokens end, its access is revoked.",
             discussion: CommandGuide.discussion("finance clients revoke"))
 

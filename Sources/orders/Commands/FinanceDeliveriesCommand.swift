@@ -15,6 +15,7 @@ struct FinanceDeliveriesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List every endpoint: client, URL, types and frequencies, state, last delivery and failure.",
             discussion: CommandGuide.discussion("finance deliveries list"))
 
@@ -49,6 +50,7 @@ struct FinanceDeliveriesCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one endpoint with its last delivery and failure.",
             discussion: CommandGuide.discussion("finance deliveries show"))
 

@@ -14,6 +14,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a key for some order types; prints the key once (only its hash is stored).",
             discussion: CommandGuide.discussion("keys create"))
 
@@ -46,6 +47,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List keys (never their secrets).", discussion: CommandGuide.discussion("keys list"))
 
         @Flag(help: "Print JSON Lines.")
@@ -73,6 +75,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a key for good.", discussion: CommandGuide.discussion("keys revoke"))
 
         @Argument(help: ArgumentHelp("The key's identifier (from list), or the whole key.", valueName: "key"))

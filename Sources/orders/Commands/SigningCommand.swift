@@ -15,6 +15,7 @@ struct SigningCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Check an order type's certificate and key and store them (the key's location, never the key).",
             discussion: CommandGuide.discussion(
                 "signing add",
@@ -135,6 +136,7 @@ struct SigningCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List signing identities: certificates and where their keys are (never a secret).",
             discussion: CommandGuide.discussion("signing list"))
 
@@ -162,6 +164,7 @@ struct SigningCommand: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Each order type's active and staged identity, and whether each service instance can sign with it.",
             discussion: CommandGuide.discussion(
                 "signing status",
@@ -212,6 +215,7 @@ struct SigningCommand: AsyncParsableCommand {
 
     struct Activate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "activate",
             abstract: "Make an order type's staged identity the one that signs.",
             discussion: CommandGuide.discussion(
                 "signing activate",
@@ -239,6 +243,7 @@ struct SigningCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove an order type's signing identity.", discussion: CommandGuide.discussion("signing remove"))
 
         @Option(name: .customLong("order-type"), help: ArgumentHelp("The order type identifier.", valueName: "type"))

@@ -46,6 +46,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Configure a provider's webhook for some order types; prints the URL to give the provider.",
             discussion: CommandGuide.discussion(
                 "tracking add",
@@ -94,6 +95,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the webhooks (never their secrets).", discussion: CommandGuide.discussion("tracking list"))
 
         @Flag(help: "Print JSON Lines.")
@@ -121,6 +123,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct Secrets: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "secrets",
             abstract: "Replace a webhook's secrets: the new one and the old one while rotating, then the new one alone.",
             discussion: CommandGuide.discussion("tracking secrets"))
 
@@ -144,6 +147,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a webhook and the events it received (the versions they made stay).",
             discussion: CommandGuide.discussion("tracking remove"))
 
@@ -164,6 +168,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct Events: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "events",
             abstract: "List the latest events received, newest first.", discussion: CommandGuide.discussion("tracking events"))
 
         @Flag(help: "Only events no order names yet.")
@@ -201,6 +206,7 @@ struct TrackingCommand: AsyncParsableCommand {
 
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Apply a saved webhook body again, as the endpoint would (signature and age not checked).",
             discussion: CommandGuide.discussion(
                 "tracking replay",

@@ -53,6 +53,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 .now
             }
 
+        // The work closure runs once per file: it captures these values, not the whole command.
+        let json = json
         var sawInvalid = false
         var sawUnreadable = false
         await Concurrently.forEach(files, width: ProcessInfo.processInfo.activeProcessorCount) { path in

@@ -20,14 +20,16 @@ struct PublicKey {
     /// Whether `signature` is this key's RSA PKCS #1 v1.5 signature of `digest`, a digest made
     /// with `algorithm` (`EVP_PKEY_verify`, as `CMS_verify` checks a signer's signature).
     func verifiesPKCS1(signature: ArraySlice<UInt8>, digest: [UInt8], algorithm: ObjectIdentifierName) -> Bool {
-        guard let md = MessageDigest.evp(algorithm), let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+        guard let md = MessageDigest.evp(algorithm),
+            let context = owner.verificationContext(key: pointer, digest: md, named: algorithm.name)
+        else {
+            OpenSSLError.clearQueue()
             return false
         }
         defer {
             EVP_PKEY_CTX_free(context)
             OpenSSLError.clearQueue()
         }
-        guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else { return false }
         return withExtendedLifetime(owner) {
             signature.withUnsafeBufferPointer { signature in
                 EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest, digest.count) == 1

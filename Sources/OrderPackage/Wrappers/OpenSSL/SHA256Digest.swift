@@ -20,14 +20,19 @@ public enum SHA256Digest {
     }
 
     /// `bytes` as lowercase hexadecimal digits, two per byte.
-    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(64)
-        for byte in bytes {
-            result.append(digits[Int(byte >> 4)])
-            result.append(digits[Int(byte & 0x0F)])
+    public static func hexString(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            var index = 0
+            for byte in bytes {
+                buffer[index] = hexDigit(byte >> 4)
+                buffer[index + 1] = hexDigit(byte & 0x0F)
+                index += 2
+            }
+            return index
         }
-        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

@@ -13,6 +13,27 @@ final class X509Certificate: @unchecked Sendable {
     private let describedSubject = Mutex<String?>(nil)
     /// ``signerIdentifiers``, read once.
     let cachedSignerIdentifiers = Mutex<X509SignerIdentifiers?>(nil)
+    /// What the signer policies read (subject attributes, extensions, key usages), each read
+    /// once: a merchant's certificate is judged again for every archive it signed.
+    private let readOnce = Mutex<[String: ReadOnce]>([:])
+    /// Verification contexts of this certificate's key set up for a digest, by the digest's name
+    /// (``verificationContext(key:digest:named:)``).
+    private let verificationContexts = Mutex<[String: VerificationContext]>([:])
+
+    /// An `EVP_PKEY_CTX` set up for verifying; only ever copied once stored (`EVP_PKEY_CTX_dup`
+    /// reads it), so sharing it between threads is safe.
+    private struct VerificationContext: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// notBefore and notAfter as ``isWithinValidity(for:)`` compares them, read once.
+    private let validityBounds = Mutex<(notBefore: time_t?, notAfter: time_t?)?>(nil)
+
+    private enum ReadOnce {
+        case text(String?)
+        case data(Data?)
+        case texts([String])
+    }
 
     /// Takes ownership of one reference to `pointer`.
     init(taking pointer: OpaquePointer) {
@@ -103,12 +124,19 @@ final class X509Certificate: @unchecked Sendable {
 
     /// The subject's organizational unit (OU): for Apple certificates, the team identifier.
     var organizationalUnit: String? {
-        subjectAttribute(NID_organizationalUnitName)
+        text(for: "OU") { $0.subjectAttribute(NID_organizationalUnitName) }
     }
 
     /// The subject's user ID (UID): for Order Type ID certificates, the order type identifier.
     var userID: String? {
-        subjectAttribute(NID_userId)
+        text(for: "UID") { $0.subjectAttribute(NID_userId) }
+    }
+
+    private func text(for key: String, _ read: (X509Certificate) -> String?) -> String? {
+        if case .text(let text)? = readOnce.withLock({ $0[key] }) { return text }
+        let text = read(self)
+        readOnce.withLock { $0[key] = .text(text) }
+        return text
     }
 
     /// The first subject attribute with the given NID, as UTF-8.
@@ -143,13 +171,41 @@ final class X509Certificate: @unchecked Sendable {
     /// the same comparisons as `X509_verify_cert` with `X509_VERIFY_PARAM_set_time` (whole
     /// seconds; valid from notBefore up to, not including, notAfter; an unreadable field is not).
     func isWithinValidity(for date: Date) -> Bool {
-        var seconds = ASN1Time.epochSeconds(date)
-        guard let notBefore = X509_get0_notBefore(pointer), let notAfter = X509_get0_notAfter(pointer) else { return false }
-        return X509_cmp_time(notBefore, &seconds) < 0 && X509_cmp_time(notAfter, &seconds) > 0
+        let bounds = validityBounds.withLock { bounds in
+            if let bounds { return bounds }
+            let read = (
+                notBefore: Self.comparableSeconds(X509_get0_notBefore(pointer)),
+                notAfter: Self.comparableSeconds(X509_get0_notAfter(pointer))
+            )
+            bounds = read
+            return read
+        }
+        guard let notBefore = bounds.notBefore, let notAfter = bounds.notAfter else { return false }
+        let seconds = ASN1Time.epochSeconds(date)
+        // X509_cmp_time: a field at or before the instant compares as earlier.
+        return notBefore <= seconds && notAfter > seconds
+    }
+
+    /// A validity field in seconds since 1970, for the comparisons `X509_cmp_time` makes; nil when
+    /// it refuses the field (not UTCTime or GeneralizedTime of digits and `Z`, or no real date).
+    private static func comparableSeconds(_ time: UnsafePointer<ASN1_TIME>?) -> time_t? {
+        guard let time else { return nil }
+        var probe: time_t = 0
+        guard X509_cmp_time(time, &probe) != 0 else { return nil }
+        var components = tm()
+        guard ASN1_TIME_to_tm(time, &components) == 1 else { return nil }
+        return timegm(&components)
     }
 
     /// The raw `extnValue` contents (DER) of the extension with the given dotted OID.
     func extensionValue(oid: String) -> Data? {
+        if case .data(let value)? = readOnce.withLock({ $0[oid] }) { return value }
+        let value = readExtensionValue(oid: oid)
+        readOnce.withLock { $0[oid] = .data(value) }
+        return value
+    }
+
+    private func readExtensionValue(oid: String) -> Data? {
         guard let object = try? ASN1Object(dotted: oid) else { return nil }
         let index = X509_get_ext_by_OBJ(pointer, object.pointer, -1)
         guard index >= 0, let ext = X509_get_ext(pointer, index),
@@ -165,6 +221,13 @@ final class X509Certificate: @unchecked Sendable {
 
     /// The dotted OIDs in the extended key usage extension (empty when absent).
     var extendedKeyUsages: [String] {
+        if case .texts(let usages)? = readOnce.withLock({ $0["extendedKeyUsage"] }) { return usages }
+        let usages = readExtendedKeyUsages()
+        readOnce.withLock { $0["extendedKeyUsage"] = .texts(usages) }
+        return usages
+    }
+
+    private func readExtendedKeyUsages() -> [String] {
         guard let raw = X509_get_ext_d2i(pointer, NID_ext_key_usage, nil, nil) else { return [] }
         let usages = OpaquePointer(raw)
         defer { EXTENDED_KEY_USAGE_free(usages) }
@@ -182,7 +245,31 @@ final class X509Certificate: @unchecked Sendable {
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
+    /// A new context verifying signatures of `key` (this certificate's) made with the digest `md`,
+    /// which the caller frees. The first is set up (`EVP_PKEY_CTX_new_from_pkey`, `verify_init`,
+    /// the digest: a tenth of an RSA verification's time) and kept; the next are copies of it.
+    func verificationContext(key: OpaquePointer, digest md: OpaquePointer, named name: String) -> OpaquePointer? {
+        if let template = verificationContexts.withLock({ $0[name] }) { return EVP_PKEY_CTX_dup(template.pointer) }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else { return nil }
+        guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1,
+            let template = EVP_PKEY_CTX_dup(context)
+        else {
+            EVP_PKEY_CTX_free(context)
+            return nil
+        }
+        let kept = verificationContexts.withLock { contexts in
+            guard contexts[name] == nil else { return false }
+            contexts[name] = VerificationContext(pointer: template)
+            return true
+        }
+        if !kept { EVP_PKEY_CTX_free(template) }
+        return context
+    }
+
     deinit {
+        verificationContexts.withLock { contexts in
+            for context in contexts.values { EVP_PKEY_CTX_free(context.pointer) }
+        }
         X509_free(pointer)
     }
 }
