@@ -131,10 +131,12 @@ public struct OrderVerifier: Sendable {
     /// Required entries, and the common mistake of zipping the folder instead of its contents.
     static func layoutProblems(_ archive: ZipArchive) -> [ArchiveError] {
         let names = archive.names
-        let folders = Set(names.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
-        let allNested = names.allSatisfy { $0.utf8.contains(UInt8(ascii: "/")) }
-        if !names.isEmpty, allNested, folders.count == 1, let folder = folders.first, !folder.hasSuffix(".lproj") {
-            return [.nestedRoot(folder: folder)]
+        // Only when every name is in a folder are the folders collected (a package has files at its root).
+        if !names.isEmpty, names.allSatisfy({ $0.utf8.contains(UInt8(ascii: "/")) }) {
+            let folders = Set(names.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
+            if folders.count == 1, let folder = folders.first, !folder.hasSuffix(".lproj") {
+                return [.nestedRoot(folder: folder)]
+            }
         }
         let passHint = archive.contains("pass.json") ? "this looks like a Wallet pass (pass.json), not an order" : nil
         return [OrderValidator.fileName, Manifest.fileName, Manifest.signatureFileName]

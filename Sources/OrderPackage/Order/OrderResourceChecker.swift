@@ -16,7 +16,10 @@ struct OrderResourceChecker {
         var root: Set<String> = []
         var localizations: [String: Set<String>] = [:]
         for name in archive.names {
-            if let slash = name.firstIndex(of: "/"), name[..<slash].hasSuffix(".lproj") {
+            // By bytes, as a file system and Wallet's path functions split it, and without
+            // grapheme breaking (every entry of every archive comes here).
+            if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")), name.utf8[..<slash].suffix(6).elementsEqual(".lproj".utf8)
+            {
                 localizations[String(name[..<slash]), default: []].insert(String(name[name.index(after: slash)...]))
             } else {
                 root.insert(name)
@@ -181,10 +184,13 @@ struct OrderResourceChecker {
         localizations.keys.sorted().flatMap { localizations[$0, default: []].sorted() }
     }
 
+    /// The extension of the name's last component (after its last dot, which must not start it),
+    /// found by bytes as a file system and Wallet's path functions find it.
     static func fileExtension(of name: String) -> Substring? {
-        let last = name.lastIndex(of: "/").map { name[name.index(after: $0)...] } ?? Substring(name)
-        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return nil }
-        return last[last.index(after: dot)...]
+        let bytes = name.utf8
+        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        guard let dot = bytes[start...].lastIndex(of: UInt8(ascii: ".")), dot != start else { return nil }
+        return name[bytes.index(after: dot)...]
     }
 
     /// `images/logo@2x.png` → `images/logo`.
