@@ -57,4 +57,26 @@ struct APIKeyCacheTests {
         _ = try await elsewhere.revokeAPIKey(created.key.identifier)
         #expect(try await serving.authenticateAPIKey(created.token) == nil)
     }
+
+    @Test("a token not of the form wok_<16>_<64> is refused before anything is read; the right one is accepted")
+    func tokenForm() async throws {
+        let wallet = try WalletFixtures.wallet()
+        let created = try await wallet.createAPIKey(name: "shop", orderTypes: ["order.com.example.shop"])
+        let token = created.token
+        #expect(try await wallet.authenticateAPIKey(token)?.identifier == created.key.identifier)
+        let identifier = String(token.dropFirst(4).prefix(16))
+        let secret = String(token.suffix(64))
+        let short = String(identifier.dropLast())
+        var malformed: [String] = ["", "wok", "wok__", String(token.dropLast()), token + "0"]
+        malformed.append("wak_\(identifier)_\(secret)")
+        malformed.append("WOK_\(identifier)_\(secret)")
+        malformed.append("wok_\(identifier)-\(secret)")
+        malformed.append("wok_\(short)_0\(secret)")
+        malformed.append("wok_\(identifier)_\(secret.dropLast())_")
+        malformed.append("wok_\(short)é_\(secret.dropLast())")
+        malformed.append("wok_\(identifier)_\(secret.dropLast(2))é")
+        for candidate in malformed {
+            #expect(try await wallet.authenticateAPIKey(candidate) == nil, "\(candidate)")
+        }
+    }
 }

@@ -64,9 +64,18 @@ extension WalletStore {
     /// configured), for known and unknown identifiers alike: a key revoked through this store is
     /// refused at once, one revoked by another process within that bound.
     public func authenticateAPIKey(_ token: String) async throws -> APIKey? {
-        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "wok", parts[1].utf8.count == 16, parts[2].utf8.count == 64 else { return nil }
-        let identifier = String(parts[1])
+        // `wok_`, 16 characters, `_`, 64 characters, ASCII without another `_`: read by bytes
+        // (every merchant request comes here).
+        let bytes = token.utf8
+        guard bytes.count == 85, bytes.starts(with: "wok_".utf8), bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let identifierStart = bytes.index(bytes.startIndex, offsetBy: 4)
+        let separator = bytes.index(identifierStart, offsetBy: 16)
+        let secretStart = bytes.index(after: separator)
+        guard bytes[separator] == UInt8(ascii: "_"), !bytes[identifierStart..<separator].contains(UInt8(ascii: "_")),
+            !bytes[secretStart...].contains(UInt8(ascii: "_"))
+        else { return nil }
+        let identifier = String(token[identifierStart..<separator])
+        let secret = token[secretStart...]
         let now = configuration.clock()
         let (kept, revocations) = apiKeyCache.fresh(identifier, now: now)
         var entry: APIKeyCache.Entry
@@ -75,7 +84,7 @@ extension WalletStore {
         } else {
             entry = APIKeyCache.Entry(secretDigest: try await backend.apiKeys.secretDigest(identifier: identifier), readAt: now)
         }
-        let presented = SHA256Digest.hex(of: Data(parts[2].utf8))
+        let presented = SHA256Digest.hex(of: Data(secret.utf8))
         let matches = ConstantTime.equals(Array(presented.utf8), Array((entry.secretDigest ?? Self.placeholderDigest).utf8))
         if entry.secretDigest != nil, matches, entry.key == nil {
             entry.key = try await backend.apiKeys.key(identifier: identifier)?.key
