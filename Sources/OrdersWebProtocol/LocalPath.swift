@@ -11,8 +11,7 @@ public enum LocalPath {
     /// `/` followed by something other than `/` or `\`, holds no `\`, does not start with an
     /// encoded `/` or `\`, and has only printable ASCII.
     public static func isLocal(_ path: some StringProtocol) -> Bool {
-        var path = String(path)
-        return path.withUTF8 { isLocal($0[...]) }
+        withBytes(of: path) { isLocal($0) }
     }
 
     private static func isLocal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
@@ -35,8 +34,7 @@ public enum LocalPath {
     /// past a proxy's rule for the canonical path (nginx's `location = /metrics`); so every other
     /// spelling answers 404 (docs/hardening.md, "One spelling per path").
     public static func isCanonical(_ path: some StringProtocol) -> Bool {
-        var path = String(path)
-        return path.withUTF8 { isCanonical($0[...]) }
+        withBytes(of: path) { isCanonical($0) }
     }
 
     private static func isCanonical(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
@@ -76,12 +74,21 @@ public enum LocalPath {
     /// ``isCanonical(_:)``.
     public static func isRefused(target: some StringProtocol) -> Bool {
         // Every request passes here: bytes, not `Character`s (a split on `?` would break the
-        // target into grapheme clusters), and no copy of a target that is already a `String`.
-        var target = String(target)
-        return target.withUTF8 { bytes in
+        // target into grapheme clusters).
+        withBytes(of: target) { bytes in
             guard bytes.first == UInt8(ascii: "/") else { return false }
             let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
             return !isLocal(path) || !isCanonical(path)
         }
+    }
+
+    /// `body` over the UTF-8 bytes of `text`, in place (copied only when a bridged or foreign
+    /// string does not hold them contiguously).
+    private static func withBytes<Result>(
+        of text: some StringProtocol, _ body: (Slice<UnsafeBufferPointer<UInt8>>) -> Result
+    ) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body($0[...]) }) { return result }
+        var copy = String(text)
+        return copy.withUTF8 { body($0[...]) }
     }
 }

@@ -81,8 +81,16 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     }
 
     public func close() async throws {
-        try executor.readers.close()
+        try closeConnections()
+    }
+
+    /// The read connections, then the pool (``ReaderConnections``: its writer closes last); the
+    /// pool is closed even when a read connection fails to close, whose error is then thrown.
+    private func closeConnections() throws {
+        var failure: (any Error)?
+        do { try executor.readers.close() } catch { failure = error }
         try pool.close()
+        if let failure { throw failure }
     }
 
     /// The statement threads (``StatementThreads``), shared by every SQLite store of the process.
@@ -109,10 +117,7 @@ public final class SQLiteBackend: StorageBackend, SQLStorageBackend {
     ///   the disk has no room for the copy SQLite writes.
     public static func compact(at path: String) async throws(StorageError) -> (before: Int, after: Int) {
         let backend = try SQLiteBackend(path: path, options: Options(createIfMissing: false))
-        defer {
-            try? backend.executor.readers.close()
-            try? backend.pool.close()
-        }
+        defer { try? backend.closeConnections() }
         func size() -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
         }

@@ -114,4 +114,21 @@ struct VerifiedChainCacheTests {
             }
         }
     }
+
+    @Test("what a certificate says, read once, answers as a fresh read — absent attributes and extensions included")
+    func factsReadOnceAnswerAsFresh() throws {
+        let pem = try Data(contentsOf: TestArchiveTable.directory.appendingPathComponent("pki/order.pem"))
+        let remembered = try #require(try X509Certificate.certificates(pemOrDER: pem).first)
+        for _ in 1...3 {
+            let fresh = try #require(try X509Certificate.certificates(pemOrDER: pem).first)
+            #expect(remembered.organizationalUnit == fresh.organizationalUnit)
+            #expect(remembered.userID == fresh.userID)
+            #expect(remembered.extendedKeyUsages == fresh.extendedKeyUsages)
+            for oid in [OrderTypeLeafPolicy.orderTypeIdentifierExtension, OrderTypeLeafPolicy.passTypeIdentifierExtension] {
+                #expect(remembered.extensionValue(oid: oid) == fresh.extensionValue(oid: oid))
+            }
+        }
+        #expect(remembered.extensionValue(oid: OrderTypeLeafPolicy.orderTypeIdentifierExtension) != nil)
+        #expect(remembered.extensionValue(oid: OrderTypeLeafPolicy.passTypeIdentifierExtension) == nil)
+    }
 }

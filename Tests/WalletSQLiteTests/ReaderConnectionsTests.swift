@@ -13,6 +13,16 @@ struct ReaderConnectionsTests {
         try await backend.executor.read { connection in try await connection.integer("SELECT COUNT(*) FROM t", []) }
     }
 
+    /// A store at `path` whose table `t` holds one row.
+    static func backendWithOneRow(at path: String) async throws -> SQLiteBackend {
+        let backend = try SQLiteFixtures.backend(at: path)
+        try await backend.executor.write { connection in
+            try await connection.execute("CREATE TABLE t (a)", [], reusable: false)
+            try await connection.execute("INSERT INTO t VALUES (1)", [], reusable: false)
+        }
+        return backend
+    }
+
     @Test("a read sees the commit made just before it, by this backend's writer and by another connection")
     func readsSeeCommits() async throws {
         let path = try SQLiteFixtures.path()
@@ -40,11 +50,7 @@ struct ReaderConnectionsTests {
     func droppingCheckpoints() async throws {
         let path = try SQLiteFixtures.path()
         do {
-            let backend = try SQLiteFixtures.backend(at: path)
-            try await backend.executor.write { connection in
-                try await connection.execute("CREATE TABLE t (a)", [], reusable: false)
-                try await connection.execute("INSERT INTO t VALUES (1)", [], reusable: false)
-            }
+            let backend = try await Self.backendWithOneRow(at: path)
             // Several reads at once, so that more than one connection is open.
             let counts = try await withThrowingTaskGroup(of: Int64?.self) { group in
                 for _ in 0..<8 { group.addTask { try await Self.count(backend) } }
@@ -59,11 +65,7 @@ struct ReaderConnectionsTests {
     @Test("after close, a read fails as on a closed pool; the store opened again has every commit")
     func readAfterClose() async throws {
         let path = try SQLiteFixtures.path()
-        let backend = try SQLiteFixtures.backend(at: path)
-        try await backend.executor.write { connection in
-            try await connection.execute("CREATE TABLE t (a)", [], reusable: false)
-            try await connection.execute("INSERT INTO t VALUES (1)", [], reusable: false)
-        }
+        let backend = try await Self.backendWithOneRow(at: path)
         #expect(try await Self.count(backend) == 1)
         try await backend.close()
         await #expect(throws: (any Error).self) { try await Self.count(backend) }

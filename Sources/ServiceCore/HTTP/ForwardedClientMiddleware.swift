@@ -38,6 +38,7 @@ package struct ForwardedClientMiddleware: RouterMiddleware {
                 + "not Secure (docs/deployment.md); said once"
             context.logger.warning("\(warning)")
         }
+        // With no trusted proxy the peer's address is never formatted for the comparison.
         if !trustedProxies.isEmpty, trustedProxies.contains(context.clientAddress) {
             let forwarded =
                 HTTPField.Name.forwardedFor.map { request.headers[values: $0] }?.flatMap { $0.split(separator: ",") }

@@ -31,10 +31,8 @@ enum TimeZoneEnvironment {
     /// The part of a link's target after `/usr/share/zoneinfo/`, when it is `UTC` or of the form
     /// `Area/Location` (letters, digits, `_+-` and `/`).
     static func zone(inLinkTarget target: [UInt8]) -> String? {
-        let folder = Array(zoneFolder.utf8)
-        guard let start = (0...max(0, target.count - folder.count)).first(where: { target[$0...].starts(with: folder) })
-        else { return nil }
-        let name = target[(start + folder.count)...]
+        guard let folder = target.firstRange(of: Array(zoneFolder.utf8)) else { return nil }
+        let name = target[folder.upperBound...]
         let allowed = name.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -45,7 +43,8 @@ enum TimeZoneEnvironment {
                 false
             }
         }
-        guard allowed, let text = String(validating: name, as: UTF8.self) else { return nil }
+        guard allowed else { return nil }
+        let text = String(decoding: name, as: UTF8.self)  // ASCII, by the check above
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard text == "UTC" || (parts.count >= 2 && parts.allSatisfy { !$0.isEmpty }) else { return nil }
         return text

@@ -21,7 +21,7 @@ struct PublicKey {
     /// with `algorithm` (`EVP_PKEY_verify`, as `CMS_verify` checks a signer's signature).
     func verifiesPKCS1(signature: ArraySlice<UInt8>, digest: [UInt8], algorithm: ObjectIdentifierName) -> Bool {
         guard let md = MessageDigest.evp(algorithm),
-            let context = owner.verificationContext(key: pointer, digest: md, named: algorithm.name)
+            let context = owner.verificationContext(digest: md, named: algorithm.name)
         else {
             OpenSSLError.clearQueue()
             return false

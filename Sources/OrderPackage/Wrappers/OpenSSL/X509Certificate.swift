@@ -13,26 +13,18 @@ final class X509Certificate: @unchecked Sendable {
     private let describedSubject = Mutex<String?>(nil)
     /// ``signerIdentifiers``, read once.
     let cachedSignerIdentifiers = Mutex<X509SignerIdentifiers?>(nil)
-    /// What the signer policies read (subject attributes, extensions, key usages), each read
-    /// once: a merchant's certificate is judged again for every archive it signed.
-    private let readOnce = Mutex<[String: ReadOnce]>([:])
+    /// What the signer policies read (subject attributes, extensions, key usages, validity), each
+    /// read once (``readOnce(_:_:)``): a merchant's certificate is judged again for every archive
+    /// it signed.
+    private let readValues = Mutex<[String: any Sendable]>([:])
     /// Verification contexts of this certificate's key set up for a digest, by the digest's name
-    /// (``verificationContext(key:digest:named:)``).
+    /// (``verificationContext(digest:named:)``).
     private let verificationContexts = Mutex<[String: VerificationContext]>([:])
 
     /// An `EVP_PKEY_CTX` set up for verifying; only ever copied once stored (`EVP_PKEY_CTX_dup`
     /// reads it), so sharing it between threads is safe.
     private struct VerificationContext: @unchecked Sendable {
         let pointer: OpaquePointer
-    }
-
-    /// notBefore and notAfter as ``isWithinValidity(for:)`` compares them, read once.
-    private let validityBounds = Mutex<(notBefore: time_t?, notAfter: time_t?)?>(nil)
-
-    private enum ReadOnce {
-        case text(String?)
-        case data(Data?)
-        case texts([String])
     }
 
     /// Takes ownership of one reference to `pointer`.
@@ -124,19 +116,21 @@ final class X509Certificate: @unchecked Sendable {
 
     /// The subject's organizational unit (OU): for Apple certificates, the team identifier.
     var organizationalUnit: String? {
-        text(for: "OU") { $0.subjectAttribute(NID_organizationalUnitName) }
+        readOnce("OU") { subjectAttribute(NID_organizationalUnitName) }
     }
 
     /// The subject's user ID (UID): for Order Type ID certificates, the order type identifier.
     var userID: String? {
-        text(for: "UID") { $0.subjectAttribute(NID_userId) }
+        readOnce("UID") { subjectAttribute(NID_userId) }
     }
 
-    private func text(for key: String, _ read: (X509Certificate) -> String?) -> String? {
-        if case .text(let text)? = readOnce.withLock({ $0[key] }) { return text }
-        let text = read(self)
-        readOnce.withLock { $0[key] = .text(text) }
-        return text
+    /// What `read` returns, remembered under `key`: the certificate never changes, so every later
+    /// call answers without OpenSSL. Two threads reading at once store equal values.
+    private func readOnce<Value: Sendable>(_ key: String, _ read: () -> Value) -> Value {
+        if let stored = readValues.withLock({ $0[key] }), let value = stored as? Value { return value }
+        let value = read()
+        readValues.withLock { $0[key] = value as any Sendable }
+        return value
     }
 
     /// The first subject attribute with the given NID, as UTF-8.
@@ -171,16 +165,9 @@ final class X509Certificate: @unchecked Sendable {
     /// the same comparisons as `X509_verify_cert` with `X509_VERIFY_PARAM_set_time` (whole
     /// seconds; valid from notBefore up to, not including, notAfter; an unreadable field is not).
     func isWithinValidity(for date: Date) -> Bool {
-        let bounds = validityBounds.withLock { bounds in
-            if let bounds { return bounds }
-            let read = (
-                notBefore: Self.comparableSeconds(X509_get0_notBefore(pointer)),
-                notAfter: Self.comparableSeconds(X509_get0_notAfter(pointer))
-            )
-            bounds = read
-            return read
-        }
-        guard let notBefore = bounds.notBefore, let notAfter = bounds.notAfter else { return false }
+        let notBefore = readOnce("notBefore") { Self.comparableSeconds(X509_get0_notBefore(pointer)) }
+        let notAfter = readOnce("notAfter") { Self.comparableSeconds(X509_get0_notAfter(pointer)) }
+        guard let notBefore, let notAfter else { return false }
         let seconds = ASN1Time.epochSeconds(date)
         // X509_cmp_time: a field at or before the instant compares as earlier.
         return notBefore <= seconds && notAfter > seconds
@@ -199,10 +186,7 @@ final class X509Certificate: @unchecked Sendable {
 
     /// The raw `extnValue` contents (DER) of the extension with the given dotted OID.
     func extensionValue(oid: String) -> Data? {
-        if case .data(let value)? = readOnce.withLock({ $0[oid] }) { return value }
-        let value = readExtensionValue(oid: oid)
-        readOnce.withLock { $0[oid] = .data(value) }
-        return value
+        readOnce(oid) { readExtensionValue(oid: oid) }
     }
 
     private func readExtensionValue(oid: String) -> Data? {
@@ -221,10 +205,7 @@ final class X509Certificate: @unchecked Sendable {
 
     /// The dotted OIDs in the extended key usage extension (empty when absent).
     var extendedKeyUsages: [String] {
-        if case .texts(let usages)? = readOnce.withLock({ $0["extendedKeyUsage"] }) { return usages }
-        let usages = readExtendedKeyUsages()
-        readOnce.withLock { $0["extendedKeyUsage"] = .texts(usages) }
-        return usages
+        readOnce("extendedKeyUsage") { readExtendedKeyUsages() }
     }
 
     private func readExtendedKeyUsages() -> [String] {
@@ -245,12 +226,14 @@ final class X509Certificate: @unchecked Sendable {
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
-    /// A new context verifying signatures of `key` (this certificate's) made with the digest `md`,
+    /// A new context verifying signatures of this certificate's key made with the digest `md`,
     /// which the caller frees. The first is set up (`EVP_PKEY_CTX_new_from_pkey`, `verify_init`,
     /// the digest: a tenth of an RSA verification's time) and kept; the next are copies of it.
-    func verificationContext(key: OpaquePointer, digest md: OpaquePointer, named name: String) -> OpaquePointer? {
+    func verificationContext(digest md: OpaquePointer, named name: String) -> OpaquePointer? {
         if let template = verificationContexts.withLock({ $0[name] }) { return EVP_PKEY_CTX_dup(template.pointer) }
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else { return nil }
+        guard let key = X509_get0_pubkey(pointer), let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
+            return nil
+        }
         guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1,
             let template = EVP_PKEY_CTX_dup(context)
         else {
